@@ -1,0 +1,33 @@
+import { Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import { AppConfig } from './config/config';
+import { installHttpPipeline } from './http/http-setup';
+import { applyUrlSpaces } from './http/url-space';
+import { mountSwagger } from './openapi/openapi';
+
+/**
+ * Builds the whole service for this configuration, initialised but not
+ * listening: main.ts, the tests and the OpenAPI writer all start here.
+ */
+export async function createApp(
+  config: AppConfig,
+  options: { extraModules?: Type<unknown>[] } = {},
+): Promise<NestExpressApplication> {
+  applyUrlSpaces(config.namespace);
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, options.extraModules),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+      abortOnError: false,
+    },
+  );
+  app.useLogger(app.get(Logger));
+  installHttpPipeline(app, config);
+  mountSwagger(app);
+  await app.init();
+  return app;
+}

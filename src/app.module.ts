@@ -1,0 +1,35 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from './auth/auth.module';
+import { AppConfig } from './config/config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { ErrorFilter } from './http/error.filter';
+import { loggerParams } from './http/logging';
+import { createValidationPipe } from './http/validation';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, extraModules: Type<unknown>[] = []): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerParams(config)),
+        DiscoveryModule,
+        DatabaseModule,
+        AuthModule,
+        HealthModule,
+        ...extraModules,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: ErrorFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+      ],
+    };
+  }
+}

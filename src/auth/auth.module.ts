@@ -1,0 +1,21 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { JwtModule } from '@nestjs/jwt';
+import { PassportModule } from '@nestjs/passport';
+import { GlobalAuthGuard } from './auth.guard';
+import { JwtStrategy } from './jwt.strategy';
+import { OwnershipService } from './ownership.service';
+import { TokenService } from './token.service';
+
+@Global()
+@Module({
+  imports: [PassportModule, JwtModule.register({})],
+  providers: [
+    JwtStrategy,
+    TokenService,
+    OwnershipService,
+    { provide: APP_GUARD, useClass: GlobalAuthGuard },
+  ],
+  exports: [TokenService, OwnershipService],
+})
+export class AuthModule {}

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { Request } from 'express';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { DataSource } from 'typeorm';
+import { UserEntity } from '../account/user.entity';
+import { AppConfig } from '../config/config';
+import { InjectConfig } from '../config/config.module';
+import { ApiError } from '../http/api-error';
+import { AuthUser } from './auth.decorator';
+
+export const QUERY_TOKEN_ALLOWED = Symbol('queryTokenAllowed');
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface JwtPayload {
+  sub: string;
+  /** The user's token_version when the token was issued (D9). */
+  ver: number;
+}
+
+/** ?access_token= only on routes that declared queryCredentials (SSE). */
+function fromQueryWhenAllowed(req: Request): string | null {
+  const allowed = (req as unknown as Record<symbol, boolean>)[QUERY_TOKEN_ALLOWED];
+  const token = req.query.access_token;
+  return allowed && typeof token === 'string' ? token : null;
+}
+
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    @InjectConfig() config: AppConfig,
+    private readonly dataSource: DataSource,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromExtractors([
+        ExtractJwt.fromAuthHeaderAsBearerToken(),
+        fromQueryWhenAllowed,
+      ]),
+      secretOrKey: config.jwtSecret,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+    });
+  }
+
+  /** A signature is not enough: a password reset or change voids older tokens (D9). */
+  async validate(payload: Partial<JwtPayload>): Promise<AuthUser> {
+    if (
+      typeof payload.sub !== 'string' ||
+      !UUID.test(payload.sub) ||
+      typeof payload.ver !== 'number'
+    ) {
+      throw ApiError.unauthenticated('The token is not valid.');
+    }
+    const user = await this.dataSource
+      .getRepository(UserEntity)
+      .findOne({ select: { uuid: true, tokenVersion: true }, where: { uuid: payload.sub } });
+    if (!user || user.tokenVersion !== payload.ver) {
+      throw ApiError.unauthenticated('The token is no longer valid; log in again.');
+    }
+    return { uuid: user.uuid };
+  }
+}

@@ -1,0 +1,83 @@
+import { ConfigError, DEVELOPMENT_API_KEY, loadConfig, parseDuration } from './config';
+
+const strongSecret = 'x'.repeat(32);
+
+describe('loadConfig', () => {
+  it('has working defaults outside production', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      nodeEnv: 'development',
+      namespace: 'svc',
+      apiKeys: [DEVELOPMENT_API_KEY],
+      usingDevelopmentApiKey: true,
+      jwtExpiresInSeconds: 86400,
+      databaseUrl: undefined,
+      corsOrigins: '*',
+      storageDriver: 'local',
+      maxUploadBytes: 5 * 1024 * 1024,
+    });
+    expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ API_NAMESPACE: 'Bad-NS' }, 'API_NAMESPACE'],
+    [{ API_KEYS: 'short' }, 'API_KEYS'],
+    [{ JWT_EXPIRES_IN: 'forever' }, 'JWT_EXPIRES_IN'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ CORS_ORIGINS: 'shop.example' }, 'CORS_ORIGINS'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ STORAGE_DRIVER: 's3' }, 'S3_ENDPOINT'],
+    [{ NODE_ENV: 'production', JWT_SECRET: strongSecret }, 'API_KEYS'],
+    [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20) }, 'JWT_SECRET'],
+    [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20), JWT_SECRET: 'short' }, 'JWT_SECRET'],
+  ])('refuses %p naming %s', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
+  });
+
+  it('starts in production with keys and a strong secret, and closes CORS by default', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      API_KEYS: 'a'.repeat(20) + ',' + 'b'.repeat(20),
+      JWT_SECRET: strongSecret,
+    });
+    expect(config.apiKeys).toHaveLength(2);
+    expect(config.usingDevelopmentApiKey).toBe(false);
+    expect(config.corsOrigins).toEqual([]);
+  });
+
+  it('reads the S3 settings', () => {
+    const config = loadConfig({
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_BUCKET: 'uploads',
+      S3_ACCESS_KEY: 'minio',
+      S3_SECRET_KEY: 'minio-secret',
+    });
+    expect(config.s3).toMatchObject({
+      endPoint: '127.0.0.1',
+      port: 9000,
+      useSSL: false,
+      bucket: 'uploads',
+      publicUrl: 'http://127.0.0.1:9000/uploads',
+    });
+  });
+});
+
+describe('parseDuration', () => {
+  it.each([
+    ['3600', 3600],
+    ['15m', 900],
+    ['24h', 86400],
+    ['7d', 604800],
+  ])('%s is %d seconds', (raw, seconds) => expect(parseDuration('X', raw)).toBe(seconds));
+
+  it('refuses nonsense and extremes', () => {
+    expect(() => parseDuration('X', '1s')).toThrow(ConfigError);
+    expect(() => parseDuration('X', '1y')).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,237 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+
+export type NodeEnv = 'development' | 'production' | 'test';
+export type StorageDriverName = 'local' | 's3';
+
+export interface S3Config {
+  endPoint: string;
+  port: number | undefined;
+  useSSL: boolean;
+  bucket: string;
+  accessKey: string;
+  secretKey: string;
+  region: string;
+  publicUrl: string;
+}
+
+/** The whole runtime configuration, validated once at boot. */
+export interface AppConfig {
+  port: number;
+  nodeEnv: NodeEnv;
+  namespace: string;
+  apiKeys: string[];
+  /** True when no API_KEYS were set and the development key is in use. */
+  usingDevelopmentApiKey: boolean;
+  jwtSecret: string;
+  jwtExpiresInSeconds: number;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  dataDir: string;
+  corsOrigins: string[] | '*';
+  publicBaseUrl: string;
+  logLevel: string;
+  shutdownTimeoutMs: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  rateLimitAuthPerMinute: number;
+  rateLimitOrderPerMinute: number;
+  storageDriver: StorageDriverName;
+  maxUploadBytes: number;
+  s3: S3Config | undefined;
+  storefrontCacheTtlMs: number;
+}
+
+export const DEVELOPMENT_API_KEY = 'dev-api-key-change-me';
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+  }
+  return raw;
+}
+
+/** "3600", "30s", "15m", "24h" or "7d" to seconds. */
+export function parseDuration(name: string, raw: string): number {
+  const match = /^(\d+)\s*([smhd]?)$/.exec(raw);
+  if (!match)
+    throw new ConfigError(name, `must be seconds or a duration like 15m, 24h, got "${raw}"`);
+  const factor = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  const seconds = Number(match[1]) * factor;
+  if (seconds < 60 || seconds > 30 * 86400) {
+    throw new ConfigError(name, 'must be between 1 minute and 30 days');
+  }
+  return seconds;
+}
+
+function s3Config(env: Env): S3Config {
+  const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
+  if (!endpoint) throw new ConfigError('S3_ENDPOINT', 'is required when STORAGE_DRIVER=s3');
+  const parsed = new URL(endpoint);
+  const required = (name: string) => {
+    const value = read(env, name);
+    if (!value) throw new ConfigError(name, 'is required when STORAGE_DRIVER=s3');
+    return value;
+  };
+  const bucket = required('S3_BUCKET');
+  return {
+    endPoint: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : undefined,
+    useSSL: parsed.protocol === 'https:',
+    bucket,
+    accessKey: required('S3_ACCESS_KEY'),
+    secretKey: required('S3_SECRET_KEY'),
+    region: read(env, 'S3_REGION') ?? 'us-east-1',
+    publicUrl: (
+      url(env, 'S3_PUBLIC_URL', ['http:', 'https:']) ?? `${endpoint.replace(/\/$/, '')}/${bucket}`
+    ).replace(/\/$/, ''),
+  };
+}
+
+/**
+ * Reads and validates the environment. Throws a ConfigError naming the first
+ * variable that is wrong; main.ts turns it into a message and exit code 1.
+ */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const nodeEnv = oneOf(
+    env,
+    'NODE_ENV',
+    ['development', 'production', 'test'] as const,
+    'development',
+  );
+  const production = nodeEnv === 'production';
+  const port = int(env, 'PORT', 3000, 0, 65535);
+
+  const namespace = read(env, 'API_NAMESPACE') ?? 'svc';
+  if (!/^[a-z][a-z0-9]{0,31}$/.test(namespace)) {
+    throw new ConfigError(
+      'API_NAMESPACE',
+      'must be 1-32 lower-case letters or digits, starting with a letter',
+    );
+  }
+
+  const apiKeys = (read(env, 'API_KEYS') ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter(Boolean);
+  if (apiKeys.some((key) => key.length < 16)) {
+    throw new ConfigError('API_KEYS', 'must hold keys of at least 16 characters each');
+  }
+  if (production && apiKeys.length === 0) {
+    throw new ConfigError('API_KEYS', 'is required when NODE_ENV=production');
+  }
+
+  let jwtSecret = read(env, 'JWT_SECRET');
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32 && production) {
+    throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes when NODE_ENV=production');
+  }
+  if (jwtSecret === undefined) {
+    if (production) throw new ConfigError('JWT_SECRET', 'is required when NODE_ENV=production');
+    // Outside production a random secret per start: tokens simply die on restart.
+    jwtSecret = randomBytes(32).toString('hex');
+  }
+
+  const jwtExpiresIn = read(env, 'JWT_EXPIRES_IN');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+
+  const corsRaw = read(env, 'CORS_ORIGINS');
+  let corsOrigins: string[] | '*';
+  if (corsRaw === undefined) {
+    corsOrigins = production ? [] : '*';
+  } else if (corsRaw === '*') {
+    corsOrigins = '*';
+  } else {
+    corsOrigins = corsRaw
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean);
+    for (const origin of corsOrigins) {
+      if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+        throw new ConfigError(
+          'CORS_ORIGINS',
+          `holds "${origin}", which is not an origin like https://shop.example`,
+        );
+      }
+    }
+  }
+
+  const publicBaseUrl = (
+    url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`
+  ).replace(/\/$/, '');
+
+  const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
+
+  return {
+    port,
+    nodeEnv,
+    namespace,
+    apiKeys: apiKeys.length ? apiKeys : [DEVELOPMENT_API_KEY],
+    usingDevelopmentApiKey: apiKeys.length === 0,
+    jwtSecret,
+    jwtExpiresInSeconds: jwtExpiresIn ? parseDuration('JWT_EXPIRES_IN', jwtExpiresIn) : 86400,
+    databaseUrl,
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    dataDir: resolve(read(env, 'DATA_DIR') ?? './data'),
+    corsOrigins,
+    publicBaseUrl,
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10000, 0, 600000),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: read(env, 'MAIL_FROM') ?? 'Menu Service <no-reply@localhost>',
+    rateLimitAuthPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 10, 1, 100000),
+    rateLimitOrderPerMinute: int(env, 'RATE_LIMIT_ORDER_PER_MINUTE', 30, 1, 100000),
+    storageDriver,
+    maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 5 * 1024 * 1024, 1, 1024 * 1024 * 1024),
+    s3: storageDriver === 's3' ? s3Config(env) : undefined,
+    storefrontCacheTtlMs: int(env, 'STOREFRONT_CACHE_TTL_MS', 2000, 0, 60000),
+  };
+}

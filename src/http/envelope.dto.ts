@@ -1,0 +1,57 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class ErrorDetailDto {
+  /** The field at fault, as a dotted path (`extra_data.sort_position`, `cart_items.2.quantity`). */
+  field?: string;
+  message!: string;
+}
+
+export class ErrorInfoDto {
+  @ApiProperty({
+    enum: [
+      'VALIDATION_FAILED',
+      'BAD_REQUEST',
+      'API_KEY_INVALID',
+      'UNAUTHENTICATED',
+      'INVALID_CREDENTIALS',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'CONFLICT',
+      'UNPROCESSABLE',
+      'PAYLOAD_TOO_LARGE',
+      'RATE_LIMITED',
+      'INTERNAL',
+    ],
+  })
+  code!: string;
+
+  @ApiProperty({ type: [ErrorDetailDto] })
+  details!: ErrorDetailDto[];
+}
+
+/** Every refusal (API.md D4). */
+export class ErrorEnvelopeDto {
+  @ApiProperty({ enum: [false] })
+  status!: boolean;
+
+  /** One readable sentence. */
+  message!: string;
+
+  @ApiProperty({ type: ErrorInfoDto })
+  error!: ErrorInfoDto;
+}
+
+/** Every successful answer (API.md §1); `data` is typed per operation. */
+export class SuccessEnvelopeDto {
+  @ApiProperty({ enum: [true] })
+  status!: boolean;
+
+  message!: string;
+}
+
+export class PageMetaDto {
+  page!: number;
+  per_page!: number;
+  total!: number;
+  last_page!: number;
+}

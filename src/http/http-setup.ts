@@ -1,0 +1,57 @@
+import { Logger } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { json, NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import { AppConfig } from '../config/config';
+import { toErrorResponse } from './error-response';
+import { requestIdMiddleware, requestIdOf } from './request-id';
+
+export const JSON_BODY_LIMIT = '1mb';
+
+/** Routes that take a raw body (the signed upload PUT of the local file driver). */
+const RAW_BODY_PATHS = ['/files/upload/'];
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** D4: a body that is not JSON is 400 BAD_REQUEST, not silently ignored. */
+function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
+  if (!hasBody(req) || RAW_BODY_PATHS.some((prefix) => req.path.startsWith(prefix))) return next();
+  if (req.is('application/json')) return next();
+  next(Object.assign(new Error('unsupported content type'), { type: 'content.type', status: 400 }));
+}
+
+/**
+ * Express-level plumbing that runs before Nest's router: request id, security
+ * headers, CORS (D3), the JSON body with its 1 MiB limit, and the envelope for
+ * errors raised there (malformed JSON, wrong type, too large).
+ */
+export function installHttpPipeline(app: NestExpressApplication, config: AppConfig): void {
+  const logger = new Logger('Http');
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(requestIdMiddleware);
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  app.enableCors({
+    origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowedHeaders: [
+      'x-api-key',
+      'Authorization',
+      'Content-Type',
+      'Idempotency-Key',
+      'x-request-id',
+    ],
+    exposedHeaders: ['x-request-id', 'Idempotent-Replayed', 'Retry-After'],
+    maxAge: 600,
+  });
+  app.use(requireJsonBody);
+  app.use(json({ limit: JSON_BODY_LIMIT, type: 'application/json' }));
+  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const answer = toErrorResponse(error, requestIdOf(req), logger);
+    res.status(answer.status).set(answer.headers).json(answer.body);
+  });
+}

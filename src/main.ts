@@ -1,0 +1,60 @@
+import { Logger } from '@nestjs/common';
+import { createApp } from './app.factory';
+import { AppConfig, ConfigError, loadConfig } from './config/config';
+
+function readConfig(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const app = await createApp(config);
+  const logger = new Logger('Main');
+  const server = await app.listen(config.port);
+  logger.log(`Listening on port ${config.port}; API docs at ${config.publicBaseUrl}/docs`);
+  logger.log(
+    config.databaseUrl
+      ? 'Database: the PostgreSQL server of DATABASE_URL'
+      : `Database: embedded PostgreSQL (PGlite) in ${config.dataDir}; for one machine only`,
+  );
+  if (config.usingDevelopmentApiKey) {
+    logger.warn(
+      `No API_KEYS set: development key in use, send it as x-api-key: ${config.apiKeys[0]}`,
+    );
+  }
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal} received: finishing in-flight requests`);
+    // app.close() stops accepting, lets open requests end, then runs the
+    // shutdown hooks (workers, pool, embedded database and its lock).
+    const force = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+    force.unref();
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error(error);
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Failed to start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+  process.exit(1);
+});
