@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
 import { loggerParams } from './http/logging';
+import { OutboxModule } from './outbox/outbox.module';
 import { createValidationPipe } from './http/validation';
 
 @Module({})
@@ -22,6 +23,7 @@ export class AppModule {
         DiscoveryModule,
         DatabaseModule,
         AuthModule,
+        OutboxModule,
         HealthModule,
         ...extraModules,
       ],

@@ -27,7 +27,7 @@ export class UserEntity {
   @Column({ name: 'password_hash', type: 'text' })
   passwordHash!: string;
 
-  @Column({ name: 'meta_data', type: 'jsonb', default: () => "'{}'::jsonb" })
+  @Column({ name: 'meta_data', type: 'jsonb', default: {} })
   metaData!: Record<string, unknown>;
 
   @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })

@@ -71,7 +71,11 @@ export async function openDatabase(config: AppConfig, options: OpenOptions): Pro
   const dataSource = new DataSource(dataSourceOptions);
   try {
     await dataSource.initialize();
+    if (dataSource.migrations.length === 0) {
+      throw new Error(`No migrations found at ${migrationsGlob()}; was the project built?`);
+    }
   } catch (error) {
+    if (dataSource.isInitialized) await dataSource.destroy();
     await embedded?.stop();
     throw error;
   }

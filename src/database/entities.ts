@@ -1,4 +1,6 @@
 import { UserEntity } from '../account/user.entity';
+import { EntityRecord } from '../entity/entity-record.entity';
+import { OutboxEntity } from '../outbox/outbox.entity';
 
 /** Every TypeORM entity of the service; the drift check compares these with the migrations. */
-export const ENTITIES = [UserEntity];
+export const ENTITIES = [UserEntity, EntityRecord, OutboxEntity];

@@ -1,0 +1,72 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+
+/**
+ * One table for every entity type (business, menu, item): the common columns
+ * of API.md §4 as real columns and the per-type part in `extra_data`.
+ */
+@Entity('entities')
+@Index('entities_type_owner_idx', ['entityType', 'ownedBy'])
+@Index('entities_parent_idx', ['parentEntityUuid'])
+// Partial and functional indexes (D13, D14) live in the migrations only.
+@Index('entities_owner_type_request_key', { synchronize: false })
+@Index('entities_top_meta_key_key', { synchronize: false })
+@Index('entities_child_meta_key_key', { synchronize: false })
+export class EntityRecord {
+  @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_entities' })
+  uuid!: string;
+
+  @Column({ name: 'entity_type', type: 'varchar', length: 64 })
+  entityType!: string;
+
+  @Column({ name: 'request_id', type: 'varchar', length: 128, nullable: true })
+  requestId!: string | null;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  slug!: string | null;
+
+  @Column({ name: 'meta_key', type: 'varchar', length: 255, nullable: true })
+  metaKey!: string | null;
+
+  @Column({ name: 'meta_value', type: 'text', nullable: true })
+  metaValue!: string | null;
+
+  @Column({ name: 'title_name', type: 'varchar', length: 255, nullable: true })
+  titleName!: string | null;
+
+  @Column({ type: 'text', nullable: true })
+  description!: string | null;
+
+  @Column({ name: 'entity_featured_url', type: 'text', nullable: true })
+  entityFeaturedUrl!: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'enabled' })
+  status!: string;
+
+  @Column({ name: 'owned_by', type: 'uuid' })
+  ownedBy!: string;
+
+  @Column({ name: 'parent_entity_type', type: 'varchar', length: 64, nullable: true })
+  parentEntityType!: string | null;
+
+  @Column({ name: 'parent_entity_uuid', type: 'uuid', nullable: true })
+  parentEntityUuid!: string | null;
+
+  @Column({ name: 'extra_data', type: 'jsonb', default: {} })
+  extraData!: Record<string, unknown>;
+
+  @Column({ name: 'trashed_at', type: 'timestamptz', nullable: true })
+  trashedAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

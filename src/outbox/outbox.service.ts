@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { OutboxKind } from './outbox.entity';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/**
+ * Writes side effects into the outbox inside the caller's transaction, so they
+ * leave only if that transaction commits (DESIGN: outbox; D21, D25).
+ */
+@Injectable()
+export class OutboxService {
+  /** `manager` must be the transaction's manager (a pool of 1 deadlocks otherwise). */
+  async enqueueMail(manager: EntityManager, message: MailMessage): Promise<void> {
+    await this.enqueue(manager, 'mail', { ...message });
+  }
+
+  async enqueueRealtime(manager: EntityManager, event: Record<string, unknown>): Promise<void> {
+    await this.enqueue(manager, 'realtime', event);
+  }
+
+  private async enqueue(manager: EntityManager, kind: OutboxKind, payload: object): Promise<void> {
+    await manager.query('INSERT INTO outbox (kind, payload) VALUES ($1, $2::jsonb)', [
+      kind,
+      JSON.stringify(payload),
+    ]);
+  }
+}
