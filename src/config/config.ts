@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -43,6 +42,8 @@ export interface AppConfig {
 }
 
 export const DEVELOPMENT_API_KEY = 'dev-api-key-change-me';
+/** Used only outside production when JWT_SECRET is unset; production refuses to start without one. */
+export const DEVELOPMENT_JWT_SECRET = 'dev-jwt-secret-not-for-production-use-0123456789';
 
 export class ConfigError extends Error {
   constructor(
@@ -171,8 +172,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   if (jwtSecret === undefined) {
     if (production) throw new ConfigError('JWT_SECRET', 'is required when NODE_ENV=production');
-    // Outside production a random secret per start: tokens simply die on restart.
-    jwtSecret = randomBytes(32).toString('hex');
+    jwtSecret = DEVELOPMENT_JWT_SECRET;
   }
 
   const jwtExpiresIn = read(env, 'JWT_EXPIRES_IN');
