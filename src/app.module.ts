@@ -2,6 +2,7 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AuthModule } from './auth/auth.module';
+import { ClockModule } from './common/clock.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
@@ -10,6 +11,7 @@ import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
 import { loggerParams } from './http/logging';
 import { OutboxModule } from './outbox/outbox.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { createValidationPipe } from './http/validation';
 
 @Module({})
@@ -21,9 +23,11 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggerModule.forRoot(loggerParams(config)),
         DiscoveryModule,
+        ClockModule,
         DatabaseModule,
         AuthModule,
         OutboxModule,
+        RateLimitModule,
         HealthModule,
         ...extraModules,
       ],
