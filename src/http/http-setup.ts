@@ -33,7 +33,14 @@ export function installHttpPipeline(app: NestExpressApplication, config: AppConf
   app.disable('x-powered-by');
   app.set('trust proxy', true);
   app.use(requestIdMiddleware);
-  app.use(helmet({ crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  // Uploaded images are read from other origins (storefront); plain-http
+  // deployments behind a proxy must not have their docs assets upgraded.
+  app.use(
+    helmet({
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+      contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+    }),
+  );
   app.enableCors({
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
