@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { MailMessage } from '../mail/mail.port';
 import { OutboxKind } from './outbox.entity';
 
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-}
+export type { MailMessage } from '../mail/mail.port';
 
 /**
  * Writes side effects into the outbox inside the caller's transaction, so they

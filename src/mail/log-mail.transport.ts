@@ -1,0 +1,23 @@
+import { Logger } from '@nestjs/common';
+import { MailMessage, MailPort } from './mail.port';
+
+/**
+ * The default without SMTP_URL (D25): the message goes to the log, and the
+ * outbox row, marked sent, is the local mailbox tests and developers read.
+ * In production the body is not logged, as it carries one-time tokens.
+ */
+export class LogMailTransport extends MailPort {
+  private readonly logger = new Logger('Mail');
+
+  constructor(
+    private readonly from: string,
+    private readonly logBody: boolean,
+  ) {
+    super();
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    const head = `Mail (log transport) from ${this.from} to ${message.to}: ${message.subject}`;
+    this.logger.log(this.logBody ? `${head}\n${message.text}` : head);
+  }
+}

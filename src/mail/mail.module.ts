@@ -1,0 +1,30 @@
+import { Global, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { LogMailTransport } from './log-mail.transport';
+import { MailPort } from './mail.port';
+import { SmtpMailTransport } from './smtp-mail.transport';
+
+function createMailPort(config: AppConfig): MailPort {
+  if (config.smtpUrl) return new SmtpMailTransport(config.smtpUrl, config.mailFrom);
+  const production = config.nodeEnv === 'production';
+  if (production) {
+    new Logger('Mail').warn('SMTP_URL is not set: emails are logged, not delivered');
+  }
+  return new LogMailTransport(config.mailFrom, !production);
+}
+
+/** The mail transport chosen by configuration: SMTP when SMTP_URL is set, else the log. */
+@Global()
+@Module({
+  providers: [{ provide: MailPort, inject: [APP_CONFIG], useFactory: createMailPort }],
+  exports: [MailPort],
+})
+export class MailModule implements OnApplicationShutdown {
+  constructor(@Inject(MailPort) private readonly port: MailPort) {}
+
+  /** After the outbox worker stopped (it stops in onModuleDestroy). */
+  onApplicationShutdown(): void {
+    if (this.port instanceof SmtpMailTransport) this.port.close();
+  }
+}

@@ -1,0 +1,17 @@
+/** One email as the service writes it: plain text always, simple HTML when given. */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/**
+ * Where mail leaves the service. The outbox worker is its only caller (D25):
+ * modules never send directly, they enqueue in their transaction.
+ * An abstract class so that it is its own injection token.
+ */
+export abstract class MailPort {
+  /** Resolves once the message was handed over; rejects to have it retried. */
+  abstract send(message: MailMessage): Promise<void>;
+}

@@ -1,0 +1,138 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { MailMessage, MailPort } from '../mail/mail.port';
+import { OutboxKind } from './outbox.entity';
+import { ClaimedRow, OutboxRepository } from './outbox.repository';
+import { OUTBOX_MAX_ATTEMPTS, PermanentDeliveryError, retryDelayMs } from './outbox-retry';
+
+/** Performs one outbox row; throw to have it retried (PermanentDeliveryError: failed at once). */
+export type OutboxHandler = (
+  payload: Record<string, unknown>,
+  row: { uuid: string; attempts: number },
+) => Promise<void>;
+
+const POLL_INTERVAL_MS = 1_000;
+const BATCH_SIZE = 20;
+/** Longer than the slowest delivery (SMTP socket timeout 30 s). */
+const LEASE_MS = 5 * 60_000;
+
+function mailOf(payload: Record<string, unknown>): MailMessage {
+  const { to, subject, text, html } = payload;
+  if (typeof to !== 'string' || typeof subject !== 'string' || typeof text !== 'string') {
+    throw new PermanentDeliveryError('mail payload needs string to, subject and text');
+  }
+  return { to, subject, text, ...(typeof html === 'string' ? { html } : {}) };
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * Delivers the outbox (DESIGN: outbox; D25). Runs in every process: each
+ * poll claims due rows (SKIP LOCKED, see OutboxRepository.claimDue), hands
+ * each to the handler of its kind, then marks it sent, or schedules a retry
+ * with back-off, or after OUTBOX_MAX_ATTEMPTS marks it failed and keeps it.
+ *
+ * Passes never overlap within a process; drain() lets tests deliver at once.
+ */
+@Injectable()
+export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('Outbox');
+  private readonly handlers = new Map<OutboxKind, OutboxHandler>();
+  private timer: NodeJS.Timeout | undefined;
+  private chain: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly repository: OutboxRepository,
+    private readonly clock: Clock,
+    mail: MailPort,
+  ) {
+    this.registerHandler('mail', (payload) => mail.send(mailOf(payload)));
+  }
+
+  /** Who performs rows of `kind`; a later registration replaces an earlier one. */
+  registerHandler(kind: OutboxKind, handler: OutboxHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  onApplicationBootstrap(): void {
+    this.schedule();
+  }
+
+  /** Before the database closes (that happens in onApplicationShutdown): no new pass, finish the current one. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.chain;
+  }
+
+  /**
+   * Delivers every row that is due now, pass after pass, and resolves when
+   * none is left (rows waiting for a retry later are left alone). Returns the
+   * number of rows attempted.
+   */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await this.runPass();
+      total += claimed;
+      if (claimed === 0) return total;
+    }
+  }
+
+  /** One pass, queued behind any pass in progress. */
+  runPass(): Promise<number> {
+    const pass = this.chain.then(() => (this.stopped ? 0 : this.deliverDue()));
+    this.chain = pass.catch(() => undefined);
+    return pass;
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.drain()
+        .catch((error: unknown) => this.logger.error(`Outbox pass failed: ${reasonOf(error)}`))
+        .finally(() => this.schedule());
+    }, POLL_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private async deliverDue(): Promise<number> {
+    const now = this.clock.now();
+    const rows = await this.repository.claimDue(
+      now,
+      new Date(now.getTime() + LEASE_MS),
+      BATCH_SIZE,
+    );
+    for (const row of rows) await this.deliver(row);
+    return rows.length;
+  }
+
+  private async deliver(row: ClaimedRow): Promise<void> {
+    const handler = this.handlers.get(row.kind);
+    try {
+      if (!handler) throw new Error(`no handler registered for outbox kind "${row.kind}"`);
+      await handler(row.payload, { uuid: row.uuid, attempts: row.attempts });
+    } catch (error) {
+      await this.failed(row, error);
+      return;
+    }
+    await this.repository.markSent(row.uuid, this.clock.now());
+  }
+
+  private async failed(row: ClaimedRow, error: unknown): Promise<void> {
+    const reason = reasonOf(error);
+    if (error instanceof PermanentDeliveryError || row.attempts >= OUTBOX_MAX_ATTEMPTS) {
+      this.logger.error(`Outbox ${row.kind} ${row.uuid} failed for good: ${reason}`);
+      await this.repository.markFailed(row.uuid, reason);
+      return;
+    }
+    const retryAt = new Date(this.clock.nowMs() + retryDelayMs(row.attempts));
+    this.logger.warn(
+      `Outbox ${row.kind} ${row.uuid} attempt ${row.attempts} failed (${reason}); retry at ${retryAt.toISOString()}`,
+    );
+    await this.repository.scheduleRetry(row.uuid, retryAt, reason);
+  }
+}
