@@ -6,6 +6,7 @@ import { ClockModule } from './common/clock.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { EntityModule } from './entity/entity.module';
 import { HealthModule } from './health/health.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
@@ -29,6 +30,7 @@ export class AppModule {
         OutboxModule,
         RateLimitModule,
         HealthModule,
+        EntityModule,
         ...extraModules,
       ],
       providers: [

@@ -17,7 +17,10 @@ import {
 // Partial and functional indexes (D13, D14) live in the migrations only.
 @Index('entities_owner_type_request_key', { synchronize: false })
 @Index('entities_top_meta_key_key', { synchronize: false })
-@Index('entities_child_meta_key_key', { synchronize: false })
+@Index('entities_menu_meta_key_key', { synchronize: false })
+// Read paths: meta_key lookups of any type, and a parent's children by sort_position.
+@Index('entities_type_meta_key_idx', { synchronize: false })
+@Index('entities_parent_sort_idx', { synchronize: false })
 export class EntityRecord {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_entities' })
   uuid!: string;

@@ -1,0 +1,73 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { EntityRecord } from '../entity-record.entity';
+import { ENTITY_STATUSES } from './entity-body.dto';
+
+/** A business, menu or menu item (API.md §4 record shape). */
+export class EntityResponseDto {
+  uuid!: string;
+  /** `{ns}_business`, `{ns}_business_menu` or `{ns}_business_menu_item`. */
+  entity_type!: string;
+  request_id!: string | null;
+  slug!: string | null;
+  meta_key!: string | null;
+  meta_value!: string | null;
+  title_name!: string | null;
+  description!: string | null;
+  entity_featured_url!: string | null;
+
+  @ApiProperty({ enum: ENTITY_STATUSES })
+  status!: string;
+
+  /** The owner's user uuid. */
+  owned_by!: string;
+  parent_entity_type!: string | null;
+  parent_entity_uuid!: string | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  extra_data!: Record<string, unknown>;
+
+  /** Set while the record is in the trash (only its owner sees it then). */
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  trashed_at!: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at!: string;
+}
+
+export function toEntityResponse(record: EntityRecord): EntityResponseDto {
+  return {
+    uuid: record.uuid,
+    entity_type: record.entityType,
+    request_id: record.requestId,
+    slug: record.slug,
+    meta_key: record.metaKey,
+    meta_value: record.metaValue,
+    title_name: record.titleName,
+    description: record.description,
+    entity_featured_url: record.entityFeaturedUrl,
+    status: record.status,
+    owned_by: record.ownedBy,
+    parent_entity_type: record.parentEntityType,
+    parent_entity_uuid: record.parentEntityUuid,
+    extra_data: record.extraData,
+    trashed_at: record.trashedAt ? record.trashedAt.toISOString() : null,
+    created_at: record.createdAt.toISOString(),
+    updated_at: record.updatedAt.toISOString(),
+  };
+}
+
+/** D17: one call for the storefront. */
+export class StorefrontResponseDto {
+  business!: EntityResponseDto;
+  menu!: EntityResponseDto;
+
+  /** Public items of the menu by extra_data.sort_position, then created_at; at most 1000. */
+  @ApiProperty({ type: [EntityResponseDto] })
+  items!: EntityResponseDto[];
+
+  /** True when the menu has more than 1000 public items and only the first 1000 are here. */
+  items_truncated!: boolean;
+}

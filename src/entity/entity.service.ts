@@ -1,0 +1,399 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AuthUser } from '../auth/auth.decorator';
+import { ApiError, ErrorDetail } from '../http/api-error';
+import { ApiResult, pageMeta } from '../http/envelope';
+import { EntityBodyDto } from './dto/entity-body.dto';
+import { EntityResponseDto, toEntityResponse } from './dto/entity-response.dto';
+import {
+  DEFAULT_PER_PAGE,
+  ListEntitiesQueryDto,
+  MAX_PER_PAGE,
+  RetrieveByMetaKeyQueryDto,
+} from './dto/list-entities-query.dto';
+import { EntityRecord } from './entity-record.entity';
+import {
+  EntityRepository,
+  EntitySort,
+  EntityValues,
+  isUuid,
+  metaKeyConflict,
+  SortColumn,
+} from './entity.repository';
+import { EntityType, EntityTypeRegistry } from './entity-types';
+import { normaliseExtraData } from './extra-data';
+import { FeaturedUrlChecks } from './featured-url-check';
+import { OrderableMenu } from './orderable-menu';
+import { StorefrontCache } from './storefront-cache';
+
+type EntityAnswer = ApiResult<EntityResponseDto>;
+
+/** Sent and meaningful: clients send "" for "nothing" (D6 lists `uuid: ""`). */
+function present<T>(value: T | null | undefined | ''): value is T {
+  return value !== undefined && value !== null && value !== '';
+}
+
+function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): EntitySort {
+  // sort_by passed the SORT_BY pattern in the query DTO.
+  if (sortBy.startsWith('extra_data.')) {
+    return { extraDataKey: sortBy.slice('extra_data.'.length), direction: sortOrder };
+  }
+  return { column: sortBy as SortColumn, direction: sortOrder };
+}
+
+/**
+ * The rules of API.md §4 for every entity type: ownership (D6, §2), parents,
+ * extra_data per type, request_id idempotency (D13), meta_key uniqueness
+ * (D14), visibility (D16).
+ */
+@Injectable()
+export class EntityService {
+  constructor(
+    private readonly types: EntityTypeRegistry,
+    private readonly repository: EntityRepository,
+    private readonly featuredUrls: FeaturedUrlChecks,
+    private readonly storefrontCache: StorefrontCache,
+  ) {}
+
+  async createEntity(user: AuthUser, typeName: string, body: EntityBodyDto): Promise<EntityAnswer> {
+    const type = this.types.require(typeName);
+    this.assertOwnedByCaller(user, body);
+    const values = this.resolveValues(type, body, undefined);
+    if (values.requestId !== null) {
+      const first = await this.repository.findByRequestId(type, user.uuid, values.requestId);
+      if (first) return this.replay(type, first);
+    }
+    await this.checkParent(user, type, values, undefined);
+    await this.checkFeaturedUrl(user, type, values, undefined);
+    let record: EntityRecord | null;
+    try {
+      record = await this.repository.insert(type, user.uuid, values);
+    } catch (error) {
+      throw metaKeyConflict(error);
+    }
+    if (!record) {
+      // A create with the same request_id won the race (D13): answer with its record.
+      const first = await this.repository.findByRequestId(type, user.uuid, values.requestId!);
+      if (!first) throw new Error('request_id conflict without a stored record');
+      return this.replay(type, first);
+    }
+    this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
+    return new ApiResult(toEntityResponse(record), `${type.label} created`, undefined, 201);
+  }
+
+  async listEntities(
+    user: AuthUser | undefined,
+    typeName: string,
+    query: ListEntitiesQueryDto,
+  ): Promise<ApiResult<EntityResponseDto[]>> {
+    const type = this.types.require(typeName);
+    const page = query.page ?? 1;
+    const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+    const { records, total } = await this.repository.list({
+      type,
+      viewer: user?.uuid,
+      ownedBy: query.owned_by,
+      parentEntityType: query.parent_entity_type,
+      parentEntityUuid: query.parent_entity_uuid,
+      status: query.status,
+      metaKey: query.meta_key,
+      slug: query.slug,
+      q: query.q,
+      sort: parseSort(query.sort_by, query.sort_order),
+      page,
+      perPage,
+    });
+    return new ApiResult(
+      records.map(toEntityResponse),
+      `${type.label} records`,
+      pageMeta(page, perPage, total),
+    );
+  }
+
+  /** The caller's own record (even in the trash), or a public one; 404 otherwise (D16). */
+  async getEntity(
+    user: AuthUser | undefined,
+    typeName: string,
+    uuid: string,
+  ): Promise<EntityAnswer> {
+    const type = this.types.require(typeName);
+    const record = isUuid(uuid) ? await this.repository.findVisible(type, uuid, user?.uuid) : null;
+    if (!record) throw ApiError.notFound(`${type.label} not found.`);
+    return new ApiResult(toEntityResponse(record), `${type.label} found`);
+  }
+
+  /**
+   * D11: one public record by meta_key, ignoring case. A menu's meta_key is
+   * unique only within its business, so a match of several is 409 and
+   * parent_entity_uuid narrows it.
+   */
+  async retrieveEntityByMetaKey(
+    typeName: string,
+    metaKey: string,
+    query: RetrieveByMetaKeyQueryDto,
+  ): Promise<EntityAnswer> {
+    const type = this.types.require(typeName);
+    const found = await this.repository.findPublicByMetaKey(
+      type,
+      metaKey,
+      query.parent_entity_uuid,
+      2,
+    );
+    if (found.length === 0) throw ApiError.notFound(`${type.label} not found.`);
+    if (found.length > 1) {
+      throw ApiError.conflict('This meta_key names more than one record.', [
+        {
+          field: 'parent_entity_uuid',
+          message: 'Send parent_entity_uuid to say which parent the record belongs to.',
+        },
+      ]);
+    }
+    return new ApiResult(toEntityResponse(found[0]), `${type.label} found`);
+  }
+
+  /** PUT: fields sent replace the stored ones; extra_data is replaced whole. */
+  async updateEntity(
+    user: AuthUser,
+    typeName: string,
+    uuid: string,
+    body: EntityBodyDto,
+  ): Promise<EntityAnswer> {
+    const type = this.types.require(typeName);
+    const current = await this.ownRecord(user, type, uuid);
+    this.assertOwnedByCaller(user, body);
+    if (current.trashedAt) {
+      throw ApiError.unprocessable(
+        `This ${type.label.toLowerCase()} is in the trash; restore it first.`,
+      );
+    }
+    const values = this.resolveValues(type, body, current);
+    await this.checkParent(user, type, values, current);
+    await this.checkFeaturedUrl(user, type, values, current);
+    let record: EntityRecord | null;
+    try {
+      record = await this.repository.update(type, current.uuid, user.uuid, values);
+    } catch (error) {
+      throw metaKeyConflict(error);
+    }
+    if (!record) {
+      throw ApiError.unprocessable(
+        `This ${type.label.toLowerCase()} is in the trash; restore it first.`,
+      );
+    }
+    this.storefrontCache.invalidate([
+      record.uuid,
+      record.parentEntityUuid,
+      current.parentEntityUuid,
+    ]);
+    return new ApiResult(toEntityResponse(record), `${type.label} updated`);
+  }
+
+  /**
+   * Moves the caller's record to the trash; trashing one already there
+   * answers it again. Its children stay as they are but leave public reads
+   * with it (D16).
+   */
+  async trashEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
+    const type = this.types.require(typeName);
+    const current = await this.ownRecord(user, type, uuid);
+    const record = current.trashedAt
+      ? current
+      : ((await this.repository.trash(type, current.uuid, user.uuid)) ??
+        (await this.repository.findOfType(type, current.uuid)));
+    if (!record) throw ApiError.notFound(`${type.label} not found.`);
+    this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
+    return new ApiResult(toEntityResponse(record), `${type.label} moved to the trash`);
+  }
+
+  /** D12: takes the caller's record out of the trash (409 if its meta_key was taken meanwhile). */
+  async restoreEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
+    const type = this.types.require(typeName);
+    const current = await this.ownRecord(user, type, uuid);
+    let record: EntityRecord | null = current;
+    if (current.trashedAt) {
+      try {
+        record =
+          (await this.repository.restore(type, current.uuid, user.uuid)) ??
+          (await this.repository.findOfType(type, current.uuid));
+      } catch (error) {
+        throw metaKeyConflict(error);
+      }
+    }
+    if (!record) throw ApiError.notFound(`${type.label} not found.`);
+    this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
+    return new ApiResult(toEntityResponse(record), `${type.label} restored`);
+  }
+
+  /**
+   * For the orders module: a public menu (enabled, not trashed) whose business
+   * is public, and those of `itemUuids` that are public items of that menu, in
+   * the order asked; uuids that are not are simply absent. Null when the menu
+   * or its business is not public. Runs on `manager` when given (the order's
+   * transaction).
+   */
+  async findOrderableMenu(
+    menuUuid: string,
+    itemUuids: string[],
+    manager?: EntityManager,
+  ): Promise<OrderableMenu | null> {
+    if (!isUuid(menuUuid)) return null;
+    const menuType = this.types.of('business_menu');
+    const found = await this.repository.findPublicMenuWithBusiness(
+      menuType,
+      menuUuid.toLowerCase(),
+      manager,
+    );
+    if (!found) return null;
+    const wanted = [...new Set(itemUuids.filter(isUuid).map((uuid) => uuid.toLowerCase()))];
+    const items = wanted.length
+      ? await this.repository.findPublicItemsOfMenu(
+          this.types.of('business_menu_item'),
+          found.menu.uuid,
+          wanted,
+          manager,
+        )
+      : [];
+    items.sort((a, b) => wanted.indexOf(a.uuid) - wanted.indexOf(b.uuid));
+    return { menu: found.menu, business: found.business, items };
+  }
+
+  private replay(type: EntityType, record: EntityRecord): EntityAnswer {
+    return new ApiResult(toEntityResponse(record), `${type.label} already created`, undefined, 200);
+  }
+
+  /** §2: `owned_by` may be left out; anything but the caller is 403 (IDOR). */
+  private assertOwnedByCaller(user: AuthUser, body: EntityBodyDto): void {
+    if (present(body.owned_by) && body.owned_by.toLowerCase() !== user.uuid.toLowerCase()) {
+      throw ApiError.forbidden('owned_by must be the logged-in user.');
+    }
+  }
+
+  /** 404 when there is no such record of this type, 403 when it is someone else's. */
+  private async ownRecord(user: AuthUser, type: EntityType, uuid: string): Promise<EntityRecord> {
+    const record = isUuid(uuid) ? await this.repository.findOfType(type, uuid) : null;
+    if (!record) throw ApiError.notFound(`${type.label} not found.`);
+    if (record.ownedBy !== user.uuid)
+      throw ApiError.forbidden(`This ${type.label.toLowerCase()} belongs to another user.`);
+    return record;
+  }
+
+  /**
+   * The columns to write: the body over the stored record (update) or over
+   * the defaults (create). Server-owned fields never come from the body (D6).
+   * Every fault is collected, so the answer names each bad field once.
+   */
+  private resolveValues(
+    type: EntityType,
+    body: EntityBodyDto,
+    current: EntityRecord | undefined,
+  ): EntityValues {
+    const faults: ErrorDetail[] = [];
+    const pick = <T>(sent: T | null | undefined, stored: T | null | undefined): T | null =>
+      sent === undefined ? (stored ?? null) : sent;
+
+    const metaKey = pick(body.meta_key, current?.metaKey);
+    if (type.metaKeyRequired && (metaKey === null || metaKey.trim() === '')) {
+      faults.push({
+        field: 'meta_key',
+        message: `meta_key is required for a ${type.label.toLowerCase()}: it names it in the storefront URL.`,
+      });
+    }
+
+    let parentEntityType: string | null = null;
+    let parentEntityUuid: string | null = null;
+    if (type.parent) {
+      parentEntityType = type.parent.name;
+      if (present(body.parent_entity_type) && body.parent_entity_type !== type.parent.name) {
+        faults.push({
+          field: 'parent_entity_type',
+          message: `The parent of a ${type.name} must be a ${type.parent.name}.`,
+        });
+      }
+      parentEntityUuid = present(body.parent_entity_uuid)
+        ? body.parent_entity_uuid.toLowerCase()
+        : (current?.parentEntityUuid ?? null);
+      if (parentEntityUuid === null) {
+        faults.push({
+          field: 'parent_entity_uuid',
+          message: `parent_entity_uuid is required: the uuid of the ${type.parent.label.toLowerCase()}.`,
+        });
+      }
+    } else {
+      for (const field of ['parent_entity_type', 'parent_entity_uuid'] as const) {
+        if (present(body[field])) {
+          faults.push({ field, message: `A ${type.name} has no parent; leave ${field} out.` });
+        }
+      }
+    }
+
+    let extraData = current?.extraData ?? {};
+    if (body.extra_data !== undefined || !current) {
+      const result = normaliseExtraData(type.extraData, body.extra_data);
+      faults.push(...result.faults);
+      extraData = result.value;
+    }
+
+    if (faults.length) throw ApiError.validation(faults);
+    return {
+      requestId: current ? current.requestId : present(body.request_id) ? body.request_id : null,
+      slug: pick(body.slug, current?.slug),
+      metaKey,
+      metaValue: pick(body.meta_value, current?.metaValue),
+      titleName: pick(body.title_name, current?.titleName),
+      description: pick(body.description, current?.description),
+      entityFeaturedUrl: pick(body.entity_featured_url, current?.entityFeaturedUrl),
+      status: body.status ?? current?.status ?? 'enabled',
+      parentEntityType,
+      parentEntityUuid,
+      extraData,
+    };
+  }
+
+  /** §4 parents: 404 missing (or trashed), 403 someone else's, 400 of the wrong type. */
+  private async checkParent(
+    user: AuthUser,
+    type: EntityType,
+    values: EntityValues,
+    current: EntityRecord | undefined,
+  ): Promise<void> {
+    const expected = type.parent;
+    const uuid = values.parentEntityUuid;
+    if (!expected || uuid === null) return;
+    if (current && current.parentEntityUuid === uuid) return;
+    const parent = await this.repository.findParent(uuid);
+    const what = expected.label.toLowerCase();
+    if (!parent || parent.trashedAt) throw ApiError.notFound(`The parent ${what} does not exist.`);
+    if (parent.ownedBy !== user.uuid) {
+      throw ApiError.forbidden(`The parent ${what} belongs to another user.`);
+    }
+    if (parent.entityType !== expected.name) {
+      throw ApiError.validation([
+        {
+          field: 'parent_entity_uuid',
+          message: `parent_entity_uuid names a ${parent.entityType}, not a ${expected.name}.`,
+        },
+      ]);
+    }
+  }
+
+  /**
+   * The single place where a new entity_featured_url is checked before it is
+   * stored (see FeaturedUrlChecks): on create with a URL, and on update to a
+   * different one.
+   */
+  private async checkFeaturedUrl(
+    user: AuthUser,
+    type: EntityType,
+    values: EntityValues,
+    current: EntityRecord | undefined,
+  ): Promise<void> {
+    const url = values.entityFeaturedUrl;
+    if (!url || url === current?.entityFeaturedUrl) return;
+    await this.featuredUrls.run({
+      url,
+      ownerUuid: user.uuid,
+      entityType: type.name,
+      recordUuid: current?.uuid ?? null,
+    });
+  }
+}

@@ -1,0 +1,13 @@
+import { EntityRecord } from './entity-record.entity';
+
+/**
+ * What the orders module needs to price an order (API.md §5.1 rules 2–3): a
+ * public menu, its public business, and those of the asked items that are
+ * public items of that menu.
+ */
+export interface OrderableMenu {
+  menu: EntityRecord;
+  business: EntityRecord;
+  /** Only the asked uuids that are public items of this menu; missing ones are simply absent. */
+  items: EntityRecord[];
+}
