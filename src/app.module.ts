@@ -7,6 +7,7 @@ import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { EntityModule } from './entity/entity.module';
+import { FileModule } from './file/file.module';
 import { HealthModule } from './health/health.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
@@ -31,6 +32,7 @@ export class AppModule {
         RateLimitModule,
         HealthModule,
         EntityModule,
+        FileModule,
         ...extraModules,
       ],
       providers: [

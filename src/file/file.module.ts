@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
+import { FileController } from './file.controller';
+import { FileService } from './file.service';
+import { LocalFileController } from './local-file.controller';
+import { LocalFileService } from './local-file.service';
+import { LocalStorageDriver } from './storage/local-storage.driver';
+import { S3StorageDriver } from './storage/s3-storage.driver';
+import { STORAGE_DRIVER, StorageDriver } from './storage/storage-driver';
+
+function createStorageDriver(config: AppConfig, clock: Clock): StorageDriver {
+  if (config.storageDriver === 's3') {
+    if (!config.s3) throw new Error('STORAGE_DRIVER=s3 without S3 settings');
+    return new S3StorageDriver(config.s3);
+  }
+  return new LocalStorageDriver(config, clock);
+}
+
+/** Upload URLs and the two storage drivers (API.md §6, DESIGN.md Files). */
+@Module({
+  controllers: [FileController, LocalFileController],
+  providers: [
+    { provide: STORAGE_DRIVER, useFactory: createStorageDriver, inject: [APP_CONFIG, Clock] },
+    FileService,
+    LocalFileService,
+  ],
+  exports: [FileService],
+})
+export class FileModule {}
