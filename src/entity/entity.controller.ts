@@ -1,4 +1,4 @@
-import { Body, Delete, Get, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
@@ -95,8 +95,9 @@ export class EntityController {
 
   /** Moves the caller's record to the trash (idempotent). */
   @Post(':type/trash/:uuid')
+  @HttpCode(200)
   @Auth()
-  @ApiEnvelope(EntityResponseDto, { status: 201 })
+  @ApiEnvelope(EntityResponseDto)
   @ApiErrors(403, 404)
   trashEntity(
     @CurrentUser() user: AuthUser,
@@ -121,8 +122,9 @@ export class EntityController {
 
   /** Takes the caller's record back out of the trash (D12; idempotent). */
   @Post(':type/restore/:uuid')
+  @HttpCode(200)
   @Auth()
-  @ApiEnvelope(EntityResponseDto, { status: 201 })
+  @ApiEnvelope(EntityResponseDto)
   @ApiErrors(403, 404, 409)
   restoreEntity(
     @CurrentUser() user: AuthUser,
