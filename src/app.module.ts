@@ -1,6 +1,7 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
+import { AccountModule } from './account/account.module';
 import { AuthModule } from './auth/auth.module';
 import { ClockModule } from './common/clock.module';
 import { AppConfig } from './config/config';
@@ -31,6 +32,7 @@ export class AppModule {
         OutboxModule,
         RateLimitModule,
         HealthModule,
+        AccountModule,
         EntityModule,
         FileModule,
         ...extraModules,

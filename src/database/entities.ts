@@ -1,7 +1,14 @@
 import { UserEntity } from '../account/user.entity';
+import { UserTokenEntity } from '../account/user-token.entity';
 import { EntityRecord } from '../entity/entity-record.entity';
 import { OutboxEntity } from '../outbox/outbox.entity';
 import { RateLimitCounterEntity } from '../rate-limit/rate-limit-counter.entity';
 
 /** Every TypeORM entity of the service; the drift check compares these with the migrations. */
-export const ENTITIES = [UserEntity, EntityRecord, OutboxEntity, RateLimitCounterEntity];
+export const ENTITIES = [
+  UserEntity,
+  UserTokenEntity,
+  EntityRecord,
+  OutboxEntity,
+  RateLimitCounterEntity,
+];

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { AccountController } from './account.controller';
+import { AccountRateLimits } from './account-rate-limits';
+import { AccountRepository } from './account.repository';
+import { AccountService } from './account.service';
+import { CredentialsService } from './credentials.service';
+import { OneTimeCodeService } from './one-time-code.service';
+import { PasswordHasher } from './password-hasher';
+import { UserTokenRepository } from './user-token.repository';
+
+@Module({
+  controllers: [AccountController],
+  providers: [
+    AccountService,
+    CredentialsService,
+    AccountRepository,
+    UserTokenRepository,
+    OneTimeCodeService,
+    PasswordHasher,
+    AccountRateLimits,
+  ],
+  exports: [AccountService],
+})
+export class AccountModule {}

@@ -1,0 +1,59 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  IsEmail,
+  IsNotEmpty,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+} from 'class-validator';
+import { EqualsField, MaxJsonBytes, Trim } from './account-validators';
+
+export const PASSWORD_MIN = 4;
+export const PASSWORD_MAX = 256;
+export const META_DATA_MAX_BYTES = 16 * 1024;
+/** Printable text: no control characters. */
+export const PRINTABLE = /^[^\p{Cc}]*$/u;
+
+export class RegisterUserDto {
+  /** Unique, ignoring letter case (409 otherwise). */
+  @Trim()
+  @IsEmail()
+  @MaxLength(320)
+  email!: string;
+
+  /** 4 to 256 characters. */
+  @IsString()
+  @MinLength(PASSWORD_MIN)
+  @MaxLength(PASSWORD_MAX)
+  password!: string;
+
+  /** Must equal `password`. */
+  @IsString()
+  @EqualsField('password')
+  password_confirmation!: string;
+
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  @Matches(PRINTABLE, { message: 'name must not contain control characters' })
+  name!: string;
+
+  /** Unique, ignoring letter case (409 otherwise). */
+  @Trim()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  @Matches(PRINTABLE, { message: 'username must not contain control characters' })
+  username!: string;
+
+  /** Any JSON object, up to 16 KiB; stored with the user. */
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  @IsOptional()
+  @IsObject()
+  @MaxJsonBytes(META_DATA_MAX_BYTES)
+  meta_data?: Record<string, unknown>;
+}
