@@ -1,7 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
+import { EntityModule } from '../entity/entity.module';
+import { FeaturedUrlChecks } from '../entity/featured-url-check';
 import { FileController } from './file.controller';
 import { FileService } from './file.service';
 import { LocalFileController } from './local-file.controller';
@@ -20,6 +22,7 @@ function createStorageDriver(config: AppConfig, clock: Clock): StorageDriver {
 
 /** Upload URLs and the two storage drivers (API.md §6, DESIGN.md Files). */
 @Module({
+  imports: [EntityModule],
   controllers: [FileController, LocalFileController],
   providers: [
     { provide: STORAGE_DRIVER, useFactory: createStorageDriver, inject: [APP_CONFIG, Clock] },
@@ -28,4 +31,18 @@ function createStorageDriver(config: AppConfig, clock: Clock): StorageDriver {
   ],
   exports: [FileService],
 })
-export class FileModule {}
+export class FileModule implements OnModuleInit {
+  constructor(
+    private readonly featuredUrls: FeaturedUrlChecks,
+    private readonly files: FileService,
+  ) {}
+
+  /**
+   * The entity service runs this when a record is created with an
+   * entity_featured_url or updated to a new one (DESIGN.md, Files): a URL
+   * into our storage must name the owner's uploaded, valid image.
+   */
+  onModuleInit(): void {
+    this.featuredUrls.register(({ url, ownerUuid }) => this.files.assertAttachable(url, ownerUuid));
+  }
+}

@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { Response } from 'supertest';
 import { expectOk } from './expect';
 import { TestUser } from './factory';
 import { TestApp } from './test-app';
@@ -76,12 +75,7 @@ export function localPath(url: string): string {
 }
 
 /** PUTs a body to a local upload URL through the service. */
-export function putLocal(
-  t: TestApp,
-  uploadUrl: string,
-  body: Buffer,
-  contentType = 'image/png',
-): Promise<Response> {
+export function putLocal(t: TestApp, uploadUrl: string, body: Buffer, contentType = 'image/png') {
   return t.http.put(localPath(uploadUrl)).set('content-type', contentType).send(body);
 }
 
