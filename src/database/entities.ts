@@ -1,6 +1,7 @@
 import { UserEntity } from '../account/user.entity';
 import { UserTokenEntity } from '../account/user-token.entity';
 import { EntityRecord } from '../entity/entity-record.entity';
+import { ORDER_ENTITIES } from '../order/entities';
 import { OutboxEntity } from '../outbox/outbox.entity';
 import { RateLimitCounterEntity } from '../rate-limit/rate-limit-counter.entity';
 
@@ -11,4 +12,5 @@ export const ENTITIES = [
   EntityRecord,
   OutboxEntity,
   RateLimitCounterEntity,
+  ...ORDER_ENTITIES,
 ];

@@ -1,0 +1,71 @@
+import {
+  canMovePaymentStatus,
+  canMoveStatus,
+  isFinalStatus,
+  isOrderStatus,
+  isPaymentStatus,
+  nextPaymentStatuses,
+  nextStatuses,
+  ORDER_STATUSES,
+  OrderStatus,
+  PAYMENT_STATUSES,
+} from './order-status';
+
+/** D23 written out once more, independently of the implementation's table. */
+const ALLOWED: Array<[OrderStatus, OrderStatus]> = [
+  ['pending', 'accepted'],
+  ['pending', 'rejected'],
+  ['pending', 'cancelled'],
+  ['accepted', 'preparing'],
+  ['accepted', 'ready'],
+  ['accepted', 'cancelled'],
+  ['preparing', 'ready'],
+  ['preparing', 'cancelled'],
+  ['ready', 'out_for_delivery'],
+  ['ready', 'completed'],
+  ['out_for_delivery', 'completed'],
+];
+const allowedKey = new Set(ALLOWED.map(([from, to]) => `${from}>${to}`));
+const ALL_PAIRS = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as const));
+
+describe('order state machine (D23)', () => {
+  it.each(ALLOWED)('allows %s → %s', (from, to) => {
+    expect(canMoveStatus(from, to)).toBe(true);
+    expect(nextStatuses(from)).toContain(to);
+  });
+
+  it.each(ALL_PAIRS.filter(([from, to]) => !allowedKey.has(`${from}>${to}`)))(
+    'refuses %s → %s',
+    (from, to) => {
+      expect(canMoveStatus(from, to)).toBe(false);
+      expect(nextStatuses(from)).not.toContain(to);
+    },
+  );
+
+  it('makes completed, rejected and cancelled final, and nothing else', () => {
+    expect(ORDER_STATUSES.filter(isFinalStatus)).toEqual(['completed', 'rejected', 'cancelled']);
+  });
+
+  it('recognises only the states of D23', () => {
+    expect(ORDER_STATUSES.every(isOrderStatus)).toBe(true);
+    for (const value of ['Pending', 'shipped', '', null, 3, undefined]) {
+      expect(isOrderStatus(value)).toBe(false);
+    }
+  });
+});
+
+describe('payment status', () => {
+  it('moves unpaid to paid or refunded, paid to refunded, and keeps refunded final', () => {
+    expect(nextPaymentStatuses('unpaid')).toEqual(['paid', 'refunded']);
+    expect(canMovePaymentStatus('paid', 'refunded')).toBe(true);
+    expect(canMovePaymentStatus('paid', 'unpaid')).toBe(false);
+    expect(canMovePaymentStatus('unpaid', 'unpaid')).toBe(false);
+    expect(nextPaymentStatuses('refunded')).toEqual([]);
+  });
+
+  it('recognises only unpaid, paid and refunded', () => {
+    expect(PAYMENT_STATUSES.every(isPaymentStatus)).toBe(true);
+    expect(isPaymentStatus('PAID')).toBe(false);
+    expect(isPaymentStatus('partially_paid')).toBe(false);
+  });
+});

@@ -1,0 +1,48 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { OrderEntity } from './order.entity';
+
+export type OrderEventField = 'status' | 'payment_status' | 'owner_note';
+
+/**
+ * The history of an order (§5.2): one row per changed field, with who made
+ * the change (null: the guest who placed it) and when. Ordered by `id`.
+ */
+@Entity('order_events')
+@Index('order_events_order_idx', ['orderUuid', 'id'])
+export class OrderEventEntity {
+  @PrimaryGeneratedColumn('increment', {
+    type: 'bigint',
+    primaryKeyConstraintName: 'PK_order_events',
+  })
+  id!: string;
+
+  @Column({ name: 'order_uuid', type: 'uuid' })
+  orderUuid!: string;
+
+  @ManyToOne(() => OrderEntity, { onDelete: 'CASCADE', nullable: false })
+  @JoinColumn({ name: 'order_uuid', foreignKeyConstraintName: 'FK_order_events_order' })
+  order?: OrderEntity;
+
+  @Column({ type: 'varchar', length: 32 })
+  field!: OrderEventField;
+
+  @Column({ name: 'from_value', type: 'text', nullable: true })
+  fromValue!: string | null;
+
+  @Column({ name: 'to_value', type: 'text', nullable: true })
+  toValue!: string | null;
+
+  @Column({ name: 'actor_uuid', type: 'uuid', nullable: true })
+  actorUuid!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}
