@@ -13,6 +13,7 @@ import { HealthModule } from './health/health.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
 import { loggerParams } from './http/logging';
+import { OrderModule } from './order/order.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { createValidationPipe } from './http/validation';
@@ -35,6 +36,7 @@ export class AppModule {
         AccountModule,
         EntityModule,
         FileModule,
+        OrderModule,
         ...extraModules,
       ],
       providers: [

@@ -1,0 +1,4 @@
+export class OrderNotifyResponseDto {
+  uuid!: string;
+  order_reference!: string;
+}

@@ -1,0 +1,152 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Max,
+  MaxLength,
+  Min,
+  ValidateBy,
+  ValidateNested,
+  ValidationOptions,
+} from 'class-validator';
+import { MAX_CART_LINES } from '../domain/cart-pricing';
+import { parseAmount } from '../domain/money';
+import { PAYMENT_PROCESSORS, PaymentProcessor } from '../domain/payment-methods';
+
+/** A non-negative amount sent as a number or as decimal text. */
+function IsAmount(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'isAmount',
+      validator: {
+        validate: (value: unknown) => parseAmount(value) !== null,
+        defaultMessage: (args) =>
+          `${args?.property} must be a non-negative number or decimal text such as "12.50"`,
+      },
+    },
+    options,
+  );
+}
+
+/** Whole numbers sent as text ("2") are read as numbers; anything else is left for the validators. */
+const toWholeNumber = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : value;
+
+export class CartItemDto {
+  /** The menu item (a public item of the ordered menu). */
+  @IsUUID('all')
+  uuid!: string;
+
+  /** Within the item's minimum_quantity_per_order … maximum_quantity_per_order. */
+  @Transform(toWholeNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  quantity!: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  item_note?: string;
+}
+
+export class DeliveryDataDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  delivery_identifier?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  delivery_address?: string;
+}
+
+export class OnpremiseDataDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  customer_onpremise_location_type?: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  customer_onpremise_location_number?: string;
+
+  /** Stored as sent: the storefront builds `<location>_<location_number>`, `_` when both are empty. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  customer_onpremise_location?: string;
+}
+
+/** Source §2.5; every rule of API.md §5.1 is checked by the server. */
+export class PlaceOrderDto {
+  /** A public menu whose business is public. */
+  @IsUUID('all')
+  menu_uuid!: string;
+
+  /**
+   * The total the client computed. The server computes its own from the items'
+   * prices; a difference of more than 0.005 is refused (D19).
+   */
+  @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: 59.97 })
+  @IsAmount()
+  amount!: number | string;
+
+  /** D18: `paystack` is the card provider; methods other than cash must be offered by the menu. */
+  @ApiProperty({ enum: PAYMENT_PROCESSORS, default: 'cash', required: false })
+  @IsOptional()
+  @IsIn(PAYMENT_PROCESSORS)
+  payment_processor?: PaymentProcessor;
+
+  @IsEmail()
+  @MaxLength(320)
+  customer_email_address!: string;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(32)
+  customer_phone_number?: string;
+
+  /** Send the customer a copy of the order by email. */
+  @IsOptional()
+  @IsBoolean()
+  customer_requested_order_email_copy?: boolean;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  general_note?: string;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => DeliveryDataDto)
+  delivery_data?: DeliveryDataDto;
+
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => OnpremiseDataDto)
+  onpremise_data?: OnpremiseDataDto;
+
+  /** 1 to 100 lines. */
+  @ApiProperty({ type: [CartItemDto], minItems: 1, maxItems: MAX_CART_LINES })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_CART_LINES)
+  @ValidateNested({ each: true })
+  @Type(() => CartItemDto)
+  cart_items!: CartItemDto[];
+}

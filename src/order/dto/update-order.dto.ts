@@ -1,0 +1,35 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import {
+  ORDER_STATUSES,
+  OrderStatus,
+  PAYMENT_STATUSES,
+  PaymentStatus,
+} from '../domain/order-status';
+
+/** §5.2: every field is optional, but at least one of status, payment_status, owner_note is sent. */
+export class UpdateOrderDto {
+  /** The next state; only the moves of D23 are allowed. */
+  @ApiProperty({ enum: ORDER_STATUSES, required: false })
+  @IsOptional()
+  @IsIn(ORDER_STATUSES)
+  status?: OrderStatus;
+
+  /** unpaid → paid | refunded; paid → refunded. */
+  @ApiProperty({ enum: PAYMENT_STATUSES, required: false })
+  @IsOptional()
+  @IsIn(PAYMENT_STATUSES)
+  payment_status?: PaymentStatus;
+
+  /** A note for the owner's own use; an empty string clears it. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  owner_note?: string;
+
+  /** Optimistic check: when the order's current status differs, 409 and nothing changes. */
+  @ApiProperty({ enum: ORDER_STATUSES, required: false })
+  @IsOptional()
+  @IsIn(ORDER_STATUSES)
+  expected_status?: OrderStatus;
+}

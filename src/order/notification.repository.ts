@@ -1,0 +1,117 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { NotificationEntity, NotificationSettingEntity } from './entities';
+
+export interface NewNotification {
+  userUuid: string;
+  kind: string;
+  title: string;
+  body: string;
+  data: Record<string, unknown>;
+}
+
+export interface SettingInput {
+  deviceId: string;
+  platform?: string;
+  label?: string;
+  enableNotification?: boolean;
+  providers?: Record<string, unknown> | unknown[];
+}
+
+/** All SQL of notifications and notification settings. */
+@Injectable()
+export class NotificationRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** In the caller's transaction (D21: the owner's notification is part of placing an order). */
+  async insert(manager: EntityManager, notification: NewNotification): Promise<void> {
+    await manager.query(
+      'INSERT INTO notifications (user_uuid, kind, title, body, data) VALUES ($1, $2, $3, $4, $5::jsonb)',
+      [
+        notification.userUuid,
+        notification.kind,
+        notification.title,
+        notification.body,
+        JSON.stringify(notification.data),
+      ],
+    );
+  }
+
+  /** A user's notifications, newest first (index notifications_user_created_idx). */
+  async list(
+    userUuid: string,
+    unreadOnly: boolean,
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: NotificationEntity[]; total: number }> {
+    const [rows, total] = await this.dataSource.manager.findAndCount(NotificationEntity, {
+      where: { userUuid, ...(unreadOnly ? { readAt: IsNull() } : {}) },
+      order: { createdAt: 'DESC', uuid: 'DESC' },
+      skip: (page - 1) * perPage,
+      take: perPage,
+    });
+    return { rows, total };
+  }
+
+  async countUnread(userUuid: string): Promise<number> {
+    return this.dataSource.manager.countBy(NotificationEntity, { userUuid, readAt: IsNull() });
+  }
+
+  /**
+   * Marks the user's unread notifications read: those named, or all. Uuids of
+   * other users' notifications match nothing, whoever sends them.
+   */
+  async markRead(userUuid: string, uuids: readonly string[] | undefined): Promise<number> {
+    const rows: Array<{ marked: number }> = await this.dataSource.manager.query(
+      `WITH marked AS (
+         UPDATE notifications SET read_at = now()
+         WHERE user_uuid = $1 AND read_at IS NULL AND ($2::uuid[] IS NULL OR uuid = ANY($2::uuid[]))
+         RETURNING 1
+       )
+       SELECT count(*)::int AS marked FROM marked`,
+      [userUuid, uuids ? [...uuids] : null],
+    );
+    return rows[0].marked;
+  }
+
+  /**
+   * Upsert by (user, device). Fields not sent keep their stored value on an
+   * update; `inserted` tells a new row from an update (xmax is 0 on a fresh row).
+   */
+  async upsertSetting(
+    userUuid: string,
+    input: SettingInput,
+  ): Promise<{ setting: NotificationSettingEntity; inserted: boolean }> {
+    const rows: Array<{ uuid: string; inserted: boolean }> = await this.dataSource.manager.query(
+      `INSERT INTO notification_settings AS s
+         (user_uuid, device_id, platform, label, enable_notification, providers)
+       VALUES ($1, $2, $3, $4, COALESCE($5, true), COALESCE($6::jsonb, '{}'::jsonb))
+       ON CONFLICT (user_uuid, device_id) DO UPDATE SET
+         platform = COALESCE($3, s.platform),
+         label = COALESCE($4, s.label),
+         enable_notification = COALESCE($5, s.enable_notification),
+         providers = COALESCE($6::jsonb, s.providers),
+         updated_at = now()
+       RETURNING s.uuid, (s.xmax = 0) AS inserted`,
+      [
+        userUuid,
+        input.deviceId,
+        input.platform ?? null,
+        input.label ?? null,
+        input.enableNotification ?? null,
+        input.providers === undefined ? null : JSON.stringify(input.providers),
+      ],
+    );
+    const setting = await this.dataSource.manager.findOneByOrFail(NotificationSettingEntity, {
+      uuid: rows[0].uuid,
+    });
+    return { setting, inserted: rows[0].inserted };
+  }
+
+  async listSettings(userUuid: string): Promise<NotificationSettingEntity[]> {
+    return this.dataSource.manager.find(NotificationSettingEntity, {
+      where: { userUuid },
+      order: { updatedAt: 'DESC', uuid: 'DESC' },
+    });
+  }
+}

@@ -1,0 +1,61 @@
+import { Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Request, Response } from 'express';
+import { Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
+import { ApiEnvelope, ApiErrors } from '../http/api-docs';
+import { ApiResult } from '../http/envelope';
+import { RawResponse } from '../http/envelope.interceptor';
+import { SpaceController } from '../http/url-space';
+import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
+import { OrderResponseDto } from './dto/order-response.dto';
+import { OrderInboxService } from './order-inbox.service';
+import { OrderStreamHub } from './realtime/order-stream.hub';
+
+/** The owner's order inbox in the core space (§5.3, D24). */
+@ApiTags('orders')
+@SpaceController('core', 'orders')
+export class OrderInboxController {
+  constructor(
+    private readonly inbox: OrderInboxService,
+    private readonly hub: OrderStreamHub,
+  ) {}
+
+  /**
+   * Server-Sent Events for the caller's orders: `order.created` and
+   * `order.updated`, each with the order's summary as JSON `data`, and a
+   * comment line as heartbeat every 15 s. EventSource cannot send headers, so
+   * `?api_key=` and `?access_token=` are accepted too. Declared before
+   * `orders/{uuid}` so that `stream` is never read as an id.
+   */
+  @Get('stream')
+  @Auth({ queryCredentials: true })
+  @RawResponse()
+  @ApiProduces('text/event-stream')
+  @ApiQuery({ name: 'api_key', required: false, description: 'The API key, for EventSource' })
+  @ApiQuery({ name: 'access_token', required: false, description: 'The JWT, for EventSource' })
+  @ApiOkResponse({ description: 'An endless event stream', schema: { type: 'string' } })
+  streamOrders(@CurrentUser() user: AuthUser, @Req() req: Request, @Res() res: Response): void {
+    this.hub.open(user.uuid, req, res);
+  }
+
+  /** The caller's orders across all their businesses, newest first. */
+  @Get()
+  @Auth()
+  @ApiEnvelope(OrderResponseDto, { isArray: true, paged: true })
+  @ApiErrors(400)
+  listOrders(
+    @CurrentUser() user: AuthUser,
+    @Query() query: ListOrdersQueryDto,
+  ): Promise<ApiResult<OrderResponseDto[]>> {
+    return this.inbox.listOrders(user, query);
+  }
+
+  /** One order with its lines and history. */
+  @Get(':uuid')
+  @Auth()
+  @ApiEnvelope(OrderResponseDto)
+  @ApiErrors(403, 404)
+  getOrder(@CurrentUser() user: AuthUser, @Param('uuid') uuid: string): Promise<OrderResponseDto> {
+    return this.inbox.getOrder(user, uuid);
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { AuthUser } from '../auth/auth.decorator';
+import { ApiError } from '../http/api-error';
+import { ApiResult, pageMeta } from '../http/envelope';
+import { isUuid } from './domain/uuid';
+import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
+import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
+import { OrderEntity } from './entities';
+import { OrderRepository } from './order.repository';
+
+export const DEFAULT_PER_PAGE = 20;
+
+/** The owner's order inbox (§5.3, D24): only orders of the caller's businesses. */
+@Injectable()
+export class OrderInboxService {
+  constructor(private readonly orders: OrderRepository) {}
+
+  async listOrders(
+    user: AuthUser,
+    query: ListOrdersQueryDto,
+  ): Promise<ApiResult<OrderResponseDto[]>> {
+    const page = query.page ?? 1;
+    const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const { orders, total } = await this.orders.listForOwner(
+      user.uuid,
+      {
+        status: query.status,
+        businessUuid: query.business_uuid?.toLowerCase(),
+        menuUuid: query.menu_uuid?.toLowerCase(),
+        from: query.from ? new Date(query.from) : undefined,
+        to: query.to ? new Date(query.to) : undefined,
+      },
+      page,
+      perPage,
+    );
+    return new ApiResult(await this.withDetails(orders), undefined, pageMeta(page, perPage, total));
+  }
+
+  async getOrder(user: AuthUser, uuid: string): Promise<OrderResponseDto> {
+    const order = isUuid(uuid) ? await this.orders.findByUuid(uuid.toLowerCase()) : null;
+    if (!order) throw ApiError.notFound('The order does not exist.');
+    if (order.ownerUuid !== user.uuid) {
+      throw ApiError.forbidden("Only the owner of the order's business may read it.");
+    }
+    const [detail] = await this.withDetails([order]);
+    return detail;
+  }
+
+  /** Lines and history of a whole page in two queries. */
+  private async withDetails(orders: OrderEntity[]): Promise<OrderResponseDto[]> {
+    const uuids = orders.map((order) => order.uuid);
+    const lines = await this.orders.linesOf(uuids);
+    const events = await this.orders.eventsOf(uuids);
+    return orders.map((order) =>
+      toOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []),
+    );
+  }
+}

@@ -1,0 +1,98 @@
+import { OrderResponseDto } from './dto/order-response.dto';
+import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
+
+const order: OrderResponseDto = {
+  uuid: 'o-1',
+  order_reference: 'ABCD-EFGH',
+  status: 'pending',
+  payment_status: 'unpaid',
+  menu_uuid: 'm-1',
+  business_uuid: 'b-1',
+  amount: '59.97',
+  currency: 'NGN',
+  payment_processor: 'bank_transfer',
+  customer_email_address: 'guest@example.test',
+  customer_phone_number: '+2348000000000',
+  customer_requested_order_email_copy: true,
+  delivery_data: null,
+  onpremise_data: {
+    customer_onpremise_location_type: 'Table',
+    customer_onpremise_location: 'Table_12',
+  },
+  general_note: 'Ring twice',
+  owner_note: null,
+  items: [
+    {
+      item_uuid: 'i-1',
+      title_name: 'Platter',
+      category: 'Food',
+      unit_price_amount: '19.99',
+      quantity: 3,
+      line_total: '59.97',
+      item_note: 'no onions',
+    },
+  ],
+  history: [],
+  created_at: '2026-01-01T12:00:00.000Z',
+  updated_at: '2026-01-01T12:00:00.000Z',
+};
+
+describe('order mails', () => {
+  const business = businessContact(
+    {
+      titleName: 'Mama Put\r\nBcc: x@evil.test',
+      metaKey: 'mama-put',
+      extraData: { contact_email: 'shop@example.test', business_address: '1 Market Rd' },
+    },
+    { extraData: { contact_info: { mobile_number: '+234 800 111', address: '' } } },
+  );
+
+  it('takes the contact from the menu first and the business where the menu is silent', () => {
+    expect(business).toEqual({
+      name: 'Mama Put\r\nBcc: x@evil.test',
+      email: 'shop@example.test',
+      phone: '+234 800 111',
+      address: '1 Market Rd',
+    });
+    expect(
+      businessContact({ titleName: null, metaKey: null, extraData: {} }, { extraData: {} }).name,
+    ).toBe('the business');
+  });
+
+  it('gives the customer the lines, total, reference and the business contact', () => {
+    const mail = customerCopyMail(order, business);
+    expect(mail.to).toBe('guest@example.test');
+    expect(mail.subject).toBe('Your order ABCD-EFGH at Mama Put Bcc: x@evil.test');
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    for (const part of [
+      'ABCD-EFGH',
+      '3 × Platter @ 19.99 NGN = 59.97 NGN',
+      'note: no onions',
+      'Total: 59.97 NGN',
+      'Payment: bank transfer',
+      'On the premises: Table Table_12',
+      'Email: shop@example.test',
+      'Phone: +234 800 111',
+      'Address: 1 Market Rd',
+    ]) {
+      expect(mail.text).toContain(part);
+    }
+  });
+
+  it('tells the owner what was ordered and how to reach the customer', () => {
+    const mail = ownerAlertMail(order, business, 'owner@example.test');
+    expect(mail.to).toBe('owner@example.test');
+    expect(mail.subject).toContain('New order ABCD-EFGH');
+    for (const part of ['Total: 59.97 NGN', 'guest@example.test', '+2348000000000', 'Ring twice']) {
+      expect(mail.text).toContain(part);
+    }
+  });
+
+  it('leaves out an on-premises place the storefront sent empty', () => {
+    const mail = customerCopyMail(
+      { ...order, onpremise_data: { customer_onpremise_location: '_' } },
+      business,
+    );
+    expect(mail.text).not.toContain('On the premises');
+  });
+});

@@ -1,0 +1,224 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppConfig } from '../config/config';
+import { InjectConfig } from '../config/config.module';
+import { EntityService } from '../entity/entity.service';
+import { ApiError } from '../http/api-error';
+import { ApiResult } from '../http/envelope';
+import { OutboxService } from '../outbox/outbox.service';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { OrderableItem, priceCart } from './domain/cart-pricing';
+import { formatMoney, parseAmount, withinTolerance } from './domain/money';
+import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
+import { requestHash } from './domain/request-hash';
+import { isUuid } from './domain/uuid';
+import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
+import { PlaceOrderDto } from './dto/place-order.dto';
+import { IdempotencyService } from './idempotency.service';
+import { NotificationRepository } from './notification.repository';
+import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
+import { OrderRepository } from './order.repository';
+import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
+
+const IDEMPOTENCY_SCOPE = 'order.place';
+const RATE_LIMIT_BUCKET = 'order-place-ip';
+
+function optionalText(value: string | undefined): string | null {
+  return value === undefined || value === '' ? null : value;
+}
+
+/** The body as the service understands it: defaults applied, so equal orders fingerprint alike (D20). */
+function normalised(dto: PlaceOrderDto): Record<string, unknown> {
+  return {
+    ...dto,
+    payment_processor: dto.payment_processor ?? 'cash',
+    customer_requested_order_email_copy: dto.customer_requested_order_email_copy ?? false,
+  };
+}
+
+/**
+ * Guest order placement (§5.1, rules 1–8). Everything an order causes — the
+ * order, its lines, its first history entry, the owner's notification, the
+ * mails and the stream event — is written in one transaction (D21).
+ */
+@Injectable()
+export class OrderPlacementService {
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly entities: EntityService,
+    private readonly orders: OrderRepository,
+    private readonly notifications: NotificationRepository,
+    private readonly outbox: OutboxService,
+    private readonly rateLimit: RateLimitService,
+    private readonly idempotency: IdempotencyService,
+    private readonly events: OrderEventBus,
+  ) {}
+
+  async placeOrder(
+    dto: PlaceOrderDto,
+    idempotencyHeader: string | undefined,
+    clientIp: string,
+  ): Promise<ApiResult<OrderResponseDto>> {
+    const key = this.idempotency.parseKey(idempotencyHeader);
+    // Rule 8; before the transaction (the limiter may use its own connection).
+    await this.rateLimit.consume(
+      RATE_LIMIT_BUCKET,
+      clientIp,
+      this.config.rateLimitOrderPerMinute,
+      60,
+    );
+    const fingerprint = requestHash(normalised(dto));
+    const outcome = await this.events.transaction(async (manager, publish) => {
+      if (key) {
+        const start = await this.idempotency.begin(manager, IDEMPOTENCY_SCOPE, key, fingerprint);
+        if (start.kind === 'replay') {
+          return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
+        }
+      }
+      const order = await this.createOrder(manager, dto, publish);
+      if (key) {
+        await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
+          status: 201,
+          body: order,
+          resourceUuid: order.uuid,
+        });
+      }
+      return { replayed: false, status: 201, body: order };
+    });
+    return outcome.replayed
+      ? new ApiResult(outcome.body, 'Order already placed', undefined, outcome.status, {
+          'Idempotent-Replayed': 'true',
+        })
+      : new ApiResult(outcome.body, 'Order placed', undefined, outcome.status);
+  }
+
+  /** D22: the owner is notified at placement; this only confirms the order exists. */
+  async acknowledgeNotify(uuid: string): Promise<{ uuid: string; order_reference: string }> {
+    const order = isUuid(uuid) ? await this.orders.findByUuid(uuid.toLowerCase()) : null;
+    if (!order) throw ApiError.notFound('The order does not exist.');
+    return { uuid: order.uuid, order_reference: order.orderReference };
+  }
+
+  private async createOrder(
+    manager: EntityManager,
+    dto: PlaceOrderDto,
+    publish: PublishOrderEvent,
+  ): Promise<OrderResponseDto> {
+    const processor: PaymentProcessor = dto.payment_processor ?? 'cash';
+    const orderable = await this.entities.findOrderableMenu(
+      dto.menu_uuid,
+      dto.cart_items.map((line) => line.uuid),
+      manager,
+    );
+    // Rule 2.
+    if (!orderable) {
+      throw ApiError.notFound('The menu does not exist or is not open for orders.');
+    }
+    const { menu, business, items } = orderable;
+
+    // Rule 1: a method other than cash must be offered by the menu.
+    const providers = menu.extraData.menu_checkout_payments_providers;
+    if (!isPaymentOffered(processor, providers)) {
+      const offered = ['cash', ...[...offeredProviders(providers)].filter((p) => p !== 'cash')];
+      throw ApiError.unprocessable(`This menu does not offer payment by ${processor}.`, [
+        {
+          field: 'payment_processor',
+          message: `${processor} is not offered by this menu; offered: ${offered.join(', ')}`,
+          offered,
+        },
+      ]);
+    }
+
+    // Rules 3 and 4.
+    const byUuid = new Map<string, OrderableItem>(items.map((item) => [item.uuid, item]));
+    const pricing = priceCart(dto.cart_items, byUuid);
+    if (!pricing.ok) {
+      throw ApiError.unprocessable(
+        pricing.problems.length === 1
+          ? pricing.problems[0].message
+          : `${pricing.problems.length} lines of the cart cannot be ordered.`,
+        pricing.problems,
+      );
+    }
+    const total = formatMoney(pricing.total);
+    const sent = parseAmount(dto.amount)!;
+    if (!withinTolerance(sent, pricing.total)) {
+      throw ApiError.unprocessable(
+        `The amount ${sent.toString()} does not match the total of the items, ${total}.`,
+        [
+          {
+            field: 'amount',
+            message: `expected ${total} (within 0.005), got ${sent.toString()}`,
+            computed_total: total,
+          },
+        ],
+      );
+    }
+
+    const currency = menu.extraData.menu_base_wallet_ticker;
+    const stored = await this.orders.insertOrder(manager, {
+      menuUuid: menu.uuid,
+      businessUuid: business.uuid,
+      ownerUuid: business.ownedBy,
+      paymentProcessor: processor,
+      amount: total,
+      currency:
+        typeof currency === 'string' && currency.trim() ? currency.trim().slice(0, 32) : null,
+      customerEmailAddress: dto.customer_email_address,
+      customerPhoneNumber: optionalText(dto.customer_phone_number),
+      customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
+      generalNote: optionalText(dto.general_note),
+      deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
+      onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
+    });
+    await this.orders.insertLines(
+      manager,
+      stored.uuid,
+      pricing.lines.map((line) => ({
+        position: line.position,
+        itemUuid: line.itemUuid,
+        titleName: line.titleName === null ? null : line.titleName.slice(0, 255),
+        category: line.category,
+        unitPriceAmount: formatMoney(line.unitPrice),
+        quantity: line.quantity,
+        lineTotal: formatMoney(line.lineTotal),
+        itemNote: line.itemNote,
+      })),
+    );
+    await this.orders.insertEvents(manager, stored.uuid, [
+      { field: 'status', fromValue: null, toValue: stored.status, actorUuid: null },
+    ]);
+    const lines = await this.orders.linesOf([stored.uuid], manager);
+    const events = await this.orders.eventsOf([stored.uuid], manager);
+    const answer = toOrderResponse(
+      stored,
+      lines.get(stored.uuid) ?? [],
+      events.get(stored.uuid) ?? [],
+    );
+
+    const contact = businessContact(business, menu);
+    const currencyText = answer.currency ? ` ${answer.currency}` : '';
+    const count = answer.items.reduce((sum, line) => sum + line.quantity, 0);
+    await this.notifications.insert(manager, {
+      userUuid: stored.ownerUuid,
+      kind: 'order.created',
+      title: `New order ${answer.order_reference}`,
+      body: `${count} item${count === 1 ? '' : 's'}, total ${answer.amount}${currencyText}, at ${contact.name}`,
+      data: {
+        order_uuid: answer.uuid,
+        order_reference: answer.order_reference,
+        business_uuid: answer.business_uuid,
+        menu_uuid: answer.menu_uuid,
+        amount: answer.amount,
+        currency: answer.currency,
+      },
+    });
+    const owner = await this.orders.ownerContact(manager, stored.ownerUuid);
+    if (owner) await this.outbox.enqueueMail(manager, ownerAlertMail(answer, contact, owner.email));
+    if (answer.customer_requested_order_email_copy) {
+      await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));
+    }
+    await publish('order.created', stored);
+    return answer;
+  }
+}

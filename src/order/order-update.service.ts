@@ -1,0 +1,137 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AuthUser } from '../auth/auth.decorator';
+import { ApiError, ErrorDetail } from '../http/api-error';
+import {
+  canMovePaymentStatus,
+  canMoveStatus,
+  nextPaymentStatuses,
+  nextStatuses,
+} from './domain/order-status';
+import { isUuid } from './domain/uuid';
+import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
+import { UpdateOrderDto } from './dto/update-order.dto';
+import { OrderEntity } from './entities';
+import { NewOrderEvent, OrderRepository } from './order.repository';
+import { OrderEventBus } from './realtime/order-event-bus';
+
+function allowedText(allowed: readonly string[]): string {
+  return allowed.length ? allowed.join(', ') : 'none (it is final)';
+}
+
+/**
+ * The owner's update of an order (§5.2): the D23 state machine, payment
+ * status and owner note, with every change in the history.
+ */
+@Injectable()
+export class OrderUpdateService {
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly events: OrderEventBus,
+  ) {}
+
+  async updateOrder(
+    user: AuthUser,
+    orderId: string,
+    dto: UpdateOrderDto,
+  ): Promise<OrderResponseDto> {
+    if (
+      dto.status === undefined &&
+      dto.payment_status === undefined &&
+      dto.owner_note === undefined
+    ) {
+      throw ApiError.validation(
+        [{ field: 'status', message: 'send at least one of status, payment_status or owner_note' }],
+        'Nothing to change: send status, payment_status or owner_note.',
+      );
+    }
+    if (!isUuid(orderId)) throw ApiError.notFound('The order does not exist.');
+    return this.events.transaction(async (manager, publish) => {
+      // The row stays locked until commit: a concurrent update waits here and
+      // then checks expected_status against this one's result, never a stale read.
+      const order = await this.orders.findForUpdate(manager, orderId.toLowerCase());
+      if (!order) throw ApiError.notFound('The order does not exist.');
+      if (order.ownerUuid !== user.uuid) {
+        throw ApiError.forbidden("Only the owner of the order's business may update it.");
+      }
+      if (dto.expected_status !== undefined && dto.expected_status !== order.status) {
+        throw ApiError.conflict(
+          `The order is ${order.status}, not ${dto.expected_status}: it was changed meanwhile.`,
+          [
+            {
+              field: 'expected_status',
+              message: `the current status is ${order.status}`,
+              current_status: order.status,
+            },
+          ],
+        );
+      }
+
+      const { changes, history, problems } = this.plan(order, dto, user.uuid);
+      if (problems.length) {
+        throw ApiError.unprocessable(problems[0].message, problems);
+      }
+      if (history.length === 0) {
+        return this.detail(manager, order);
+      }
+      const updated = await this.orders.updateOrder(manager, order.uuid, changes);
+      await this.orders.insertEvents(manager, order.uuid, history);
+      await publish('order.updated', updated);
+      return this.detail(manager, updated);
+    });
+  }
+
+  /** What the update changes, the history entries it makes, and what D23 refuses. */
+  private plan(order: OrderEntity, dto: UpdateOrderDto, actorUuid: string) {
+    const changes: Partial<Pick<OrderEntity, 'status' | 'paymentStatus' | 'ownerNote'>> = {};
+    const history: NewOrderEvent[] = [];
+    const problems: ErrorDetail[] = [];
+    if (dto.status !== undefined) {
+      if (canMoveStatus(order.status, dto.status)) {
+        changes.status = dto.status;
+        history.push({ field: 'status', fromValue: order.status, toValue: dto.status, actorUuid });
+      } else {
+        const allowed = nextStatuses(order.status);
+        problems.push({
+          field: 'status',
+          message: `An order that is ${order.status} cannot become ${dto.status}; allowed next: ${allowedText(allowed)}.`,
+          current_status: order.status,
+          allowed: [...allowed],
+        });
+      }
+    }
+    if (dto.payment_status !== undefined) {
+      if (canMovePaymentStatus(order.paymentStatus, dto.payment_status)) {
+        changes.paymentStatus = dto.payment_status;
+        history.push({
+          field: 'payment_status',
+          fromValue: order.paymentStatus,
+          toValue: dto.payment_status,
+          actorUuid,
+        });
+      } else {
+        const allowed = nextPaymentStatuses(order.paymentStatus);
+        problems.push({
+          field: 'payment_status',
+          message: `A payment that is ${order.paymentStatus} cannot become ${dto.payment_status}; allowed next: ${allowedText(allowed)}.`,
+          current_payment_status: order.paymentStatus,
+          allowed: [...allowed],
+        });
+      }
+    }
+    if (dto.owner_note !== undefined) {
+      const note = dto.owner_note === '' ? null : dto.owner_note;
+      if (note !== order.ownerNote) {
+        changes.ownerNote = note;
+        history.push({ field: 'owner_note', fromValue: order.ownerNote, toValue: note, actorUuid });
+      }
+    }
+    return { changes, history, problems };
+  }
+
+  private async detail(manager: EntityManager, order: OrderEntity): Promise<OrderResponseDto> {
+    const lines = await this.orders.linesOf([order.uuid], manager);
+    const events = await this.orders.eventsOf([order.uuid], manager);
+    return toOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []);
+  }
+}

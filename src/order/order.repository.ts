@@ -1,0 +1,219 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager, In } from 'typeorm';
+import { generateOrderReference } from './domain/order-reference';
+import { OrderStatus } from './domain/order-status';
+import { PaymentProcessor } from './domain/payment-methods';
+import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
+import { OrderEventField } from './entities/order-event.entity';
+
+export interface NewOrder {
+  menuUuid: string;
+  businessUuid: string;
+  ownerUuid: string;
+  paymentProcessor: PaymentProcessor;
+  amount: string;
+  currency: string | null;
+  customerEmailAddress: string;
+  customerPhoneNumber: string | null;
+  customerRequestedOrderEmailCopy: boolean;
+  generalNote: string | null;
+  deliveryData: Record<string, unknown> | null;
+  onpremiseData: Record<string, unknown> | null;
+}
+
+export interface NewOrderLine {
+  position: number;
+  itemUuid: string;
+  titleName: string | null;
+  category: string | null;
+  unitPriceAmount: string;
+  quantity: number;
+  lineTotal: string;
+  itemNote: string | null;
+}
+
+export interface NewOrderEvent {
+  field: OrderEventField;
+  fromValue: string | null;
+  toValue: string | null;
+  actorUuid: string | null;
+}
+
+export interface OrderFilter {
+  status?: OrderStatus;
+  businessUuid?: string;
+  menuUuid?: string;
+  from?: Date;
+  to?: Date;
+}
+
+/** Tries before giving up on drawing a free order reference; a clash is already rare. */
+const REFERENCE_ATTEMPTS = 8;
+
+/** All SQL of orders, their lines and history. Writers take the caller's transaction manager. */
+@Injectable()
+export class OrderRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Inserts the order under a fresh reference. A clash with an existing
+   * reference is skipped by ON CONFLICT (an error would abort the
+   * transaction) and another reference is drawn.
+   */
+  async insertOrder(manager: EntityManager, order: NewOrder): Promise<OrderEntity> {
+    for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {
+      const rows: Array<{ uuid: string }> = await manager.query(
+        `INSERT INTO orders (order_reference, menu_uuid, business_uuid, owner_uuid, payment_processor,
+           amount, currency, customer_email_address, customer_phone_number,
+           customer_requested_order_email_copy, general_note, delivery_data, onpremise_data)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb)
+         ON CONFLICT (order_reference) DO NOTHING
+         RETURNING uuid`,
+        [
+          generateOrderReference(),
+          order.menuUuid,
+          order.businessUuid,
+          order.ownerUuid,
+          order.paymentProcessor,
+          order.amount,
+          order.currency,
+          order.customerEmailAddress,
+          order.customerPhoneNumber,
+          order.customerRequestedOrderEmailCopy,
+          order.generalNote,
+          order.deliveryData === null ? null : JSON.stringify(order.deliveryData),
+          order.onpremiseData === null ? null : JSON.stringify(order.onpremiseData),
+        ],
+      );
+      if (rows.length) return manager.findOneByOrFail(OrderEntity, { uuid: rows[0].uuid });
+    }
+    throw new Error(`No free order reference after ${REFERENCE_ATTEMPTS} draws`);
+  }
+
+  async insertLines(
+    manager: EntityManager,
+    orderUuid: string,
+    lines: readonly NewOrderLine[],
+  ): Promise<void> {
+    await manager.insert(
+      OrderLineEntity,
+      lines.map((line) => ({ ...line, orderUuid })),
+    );
+  }
+
+  async insertEvents(
+    manager: EntityManager,
+    orderUuid: string,
+    events: readonly NewOrderEvent[],
+  ): Promise<void> {
+    if (events.length === 0) return;
+    await manager.insert(
+      OrderEventEntity,
+      events.map((event) => ({ ...event, orderUuid })),
+    );
+  }
+
+  async findByUuid(
+    uuid: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<OrderEntity | null> {
+    return manager.findOneBy(OrderEntity, { uuid });
+  }
+
+  /**
+   * The order with its row locked until the transaction ends (SELECT … FOR
+   * UPDATE), so a concurrent update waits and then sees this one's result.
+   */
+  async findForUpdate(manager: EntityManager, uuid: string): Promise<OrderEntity | null> {
+    return manager.findOne(OrderEntity, { where: { uuid }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  async updateOrder(
+    manager: EntityManager,
+    uuid: string,
+    changes: Partial<Pick<OrderEntity, 'status' | 'paymentStatus' | 'ownerNote'>>,
+  ): Promise<OrderEntity> {
+    await manager.update(OrderEntity, { uuid }, changes);
+    return manager.findOneByOrFail(OrderEntity, { uuid });
+  }
+
+  /** One owner's orders, newest first, ties broken by uuid so pages are stable (index orders_owner_created_idx). */
+  async listForOwner(
+    ownerUuid: string,
+    filter: OrderFilter,
+    page: number,
+    perPage: number,
+  ): Promise<{ orders: OrderEntity[]; total: number }> {
+    const query = this.dataSource.manager
+      .createQueryBuilder(OrderEntity, 'o')
+      .where('o.ownerUuid = :ownerUuid', { ownerUuid });
+    if (filter.status) query.andWhere('o.status = :status', { status: filter.status });
+    if (filter.businessUuid) {
+      query.andWhere('o.businessUuid = :businessUuid', { businessUuid: filter.businessUuid });
+    }
+    if (filter.menuUuid) query.andWhere('o.menuUuid = :menuUuid', { menuUuid: filter.menuUuid });
+    if (filter.from) query.andWhere('o.createdAt >= :from', { from: filter.from });
+    if (filter.to) query.andWhere('o.createdAt <= :to', { to: filter.to });
+    const [orders, total] = await query
+      .orderBy('o.createdAt', 'DESC')
+      .addOrderBy('o.uuid', 'DESC')
+      .offset((page - 1) * perPage)
+      .limit(perPage)
+      .getManyAndCount();
+    return { orders, total };
+  }
+
+  /** Lines of these orders, by order uuid, in cart order. */
+  async linesOf(
+    orderUuids: readonly string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, OrderLineEntity[]>> {
+    const lines = orderUuids.length
+      ? await manager.find(OrderLineEntity, {
+          where: { orderUuid: In([...orderUuids]) },
+          order: { orderUuid: 'ASC', position: 'ASC' },
+        })
+      : [];
+    return groupBy(lines, (line) => line.orderUuid);
+  }
+
+  /** History of these orders, by order uuid, oldest first. */
+  async eventsOf(
+    orderUuids: readonly string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, OrderEventEntity[]>> {
+    const events = orderUuids.length
+      ? await manager.find(OrderEventEntity, {
+          where: { orderUuid: In([...orderUuids]) },
+          order: { id: 'ASC' },
+        })
+      : [];
+    return groupBy(events, (event) => event.orderUuid);
+  }
+
+  /**
+   * Where the owner's new-order alert goes. The account tables belong to the
+   * account module; this reads the two columns it needs, inside the caller's
+   * transaction.
+   */
+  async ownerContact(
+    manager: EntityManager,
+    userUuid: string,
+  ): Promise<{ email: string; name: string } | null> {
+    const rows: Array<{ email: string; name: string }> = await manager.query(
+      'SELECT email, name FROM users WHERE uuid = $1',
+      [userUuid],
+    );
+    return rows[0] ?? null;
+  }
+}
+
+function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = groups.get(key(row));
+    if (list) list.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
