@@ -44,6 +44,7 @@ export class UploadFileRequestDto {
   file_type!: UploadType;
 
   /** Size in bytes, 1 up to MAX_UPLOAD_BYTES (default 5 MiB). */
+  @ApiProperty({ type: 'integer', minimum: 1, example: 20480 })
   @IsInt()
   @Min(1)
   file_size!: number;
@@ -71,7 +72,7 @@ export class UploadFileRequestDto {
 
 export class CreateUploadUrlsDto {
   /** 1 to 10 files; the answer has one entry per file, in the same order. */
-  @ApiProperty({ type: [UploadFileRequestDto] })
+  @ApiProperty({ type: [UploadFileRequestDto], minItems: 1, maxItems: MAX_FILES_PER_REQUEST })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_FILES_PER_REQUEST)
@@ -80,6 +81,7 @@ export class CreateUploadUrlsDto {
   files!: UploadFileRequestDto[];
 
   /** Lifetime of the upload URLs in seconds; clamped to 60–3600 (default 900). */
+  @ApiProperty({ type: 'integer', required: false, example: 3600 })
   @IsOptional()
   @IsInt()
   expires_in?: number;
