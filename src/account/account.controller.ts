@@ -1,5 +1,5 @@
 import { Body, HttpCode, Ip, Param, Post, Put, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { ApiError } from '../http/api-error';
@@ -142,7 +142,9 @@ export class AccountController {
 
   /** D8: no identity provider is configured, so sign-in through one is not enabled. */
   @Post('oauth/:provider/callback')
+  @HttpCode(404)
   @ApiKeyOnly()
+  @ApiBody({ required: false, schema: { type: 'object', additionalProperties: true } })
   @ApiErrors(404)
   identityProviderCallback(@Param('provider') _provider: string): never {
     throw ApiError.notFound('Identity-provider sign-in is not enabled.');
