@@ -266,6 +266,17 @@ describe('accounts: register, login, profile (API.md §3)', () => {
       });
     });
 
+    it('treats a null name or username as not sent, and null meta_data as cleared', async () => {
+      const user = await registerAndLogin(t, { meta_data: { a: 1 } });
+      const data = expectOk(
+        await t.http
+          .put(`${t.core}/user/${user.uuid}`)
+          .set(user.headers)
+          .send({ name: null, username: null, meta_data: null }),
+      );
+      expect(data).toMatchObject({ name: user.name, username: user.username, meta_data: {} });
+    });
+
     it('refuses a username another user holds: 409 CONFLICT, nothing changed', async () => {
       const other = await registerUser(t);
       const user = await registerAndLogin(t);

@@ -75,15 +75,16 @@ export class AccountService {
 
   async updateProfile(caller: AuthUser, uuid: string, dto: UpdateUserDto): Promise<UserProfileDto> {
     assertSelf(caller, uuid);
-    if (dto.username !== undefined) {
+    if (dto.username !== undefined && dto.username !== null) {
       const taken = await this.users.takenFields({ username: dto.username }, caller.uuid);
       if (taken.length > 0) throw alreadyTaken(taken);
     }
     try {
+      // A null name or username counts as not sent (both are required columns); null meta_data clears it.
       const user = await this.users.updateProfile(caller.uuid, {
-        name: dto.name,
-        username: dto.username,
-        metaData: dto.meta_data,
+        name: dto.name ?? undefined,
+        username: dto.username ?? undefined,
+        metaData: dto.meta_data === null ? {} : dto.meta_data,
       });
       if (!user) throw ApiError.notFound('The user does not exist.');
       return toUserProfileResponse(user);

@@ -11,7 +11,7 @@ export class UpdateUserDto {
   @IsNotEmpty()
   @MaxLength(200)
   @Matches(PRINTABLE, { message: 'name must not contain control characters' })
-  name?: string;
+  name?: string | null;
 
   /** Unique, ignoring letter case (409 otherwise). */
   @IsOptional()
@@ -20,12 +20,12 @@ export class UpdateUserDto {
   @IsNotEmpty()
   @MaxLength(100)
   @Matches(PRINTABLE, { message: 'username must not contain control characters' })
-  username?: string;
+  username?: string | null;
 
-  /** Any JSON object, up to 16 KiB. */
+  /** Any JSON object, up to 16 KiB; null clears it. */
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   @IsOptional()
   @IsObject()
   @MaxJsonBytes(META_DATA_MAX_BYTES)
-  meta_data?: Record<string, unknown>;
+  meta_data?: Record<string, unknown> | null;
 }
