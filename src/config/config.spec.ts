@@ -30,6 +30,7 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ CORS_ORIGINS: 'shop.example' }, 'CORS_ORIGINS'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ TRUST_PROXY: 'every one' }, 'TRUST_PROXY'],
     [{ STORAGE_DRIVER: 's3' }, 'S3_ENDPOINT'],
     [{ NODE_ENV: 'production', JWT_SECRET: strongSecret }, 'API_KEYS'],
     [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20) }, 'JWT_SECRET'],
@@ -65,6 +66,17 @@ describe('loadConfig', () => {
       bucket: 'uploads',
       publicUrl: 'http://127.0.0.1:9000/uploads',
     });
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    [undefined, ['loopback', 'linklocal', 'uniquelocal']],
+    ['false', false],
+    ['2', 2],
+    ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+  ])('%p becomes %p', (raw, expected) => {
+    expect(loadConfig(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy).toEqual(expected);
   });
 });
 

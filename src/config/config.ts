@@ -28,6 +28,8 @@ export interface AppConfig {
   databasePoolSize: number;
   dataDir: string;
   corsOrigins: string[] | '*';
+  /** Express `trust proxy`: which hops' X-Forwarded-For is believed for the client IP. */
+  trustProxy: boolean | number | string[];
   publicBaseUrl: string;
   logLevel: string;
   shutdownTimeoutMs: number;
@@ -203,6 +205,25 @@ export function loadConfig(env: Env = process.env): AppConfig {
     url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`
   ).replace(/\/$/, '');
 
+  const trustRaw = read(env, 'TRUST_PROXY') ?? 'loopback,linklocal,uniquelocal';
+  let trustProxy: boolean | number | string[];
+  if (trustRaw === 'true' || trustRaw === 'false') {
+    trustProxy = trustRaw === 'true';
+  } else if (/^\d+$/.test(trustRaw)) {
+    trustProxy = Number(trustRaw);
+  } else {
+    trustProxy = trustRaw
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    if (trustProxy.some((part) => !/^[0-9a-zA-Z.:/]+$/.test(part))) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        'must be true, false, a hop count, or addresses/subnets separated by commas',
+      );
+    }
+  }
+
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
 
   return {
@@ -217,6 +238,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     dataDir: resolve(read(env, 'DATA_DIR') ?? './data'),
     corsOrigins,
+    trustProxy,
     publicBaseUrl,
     logLevel: oneOf(
       env,

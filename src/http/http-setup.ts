@@ -31,7 +31,8 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
 export function installHttpPipeline(app: NestExpressApplication, config: AppConfig): void {
   const logger = new Logger('Http');
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  // Per-IP rate limits read the client address; only listed proxies may set it.
+  app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);
   // Uploaded images are read from other origins (storefront); plain-http
   // deployments behind a proxy must not have their docs assets upgraded.
