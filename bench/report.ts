@@ -1,0 +1,175 @@
+/** The benchmark's table, its verdict on the targets, and bench/results.json. */
+import { LoadSummary, RetrySummary } from './types';
+
+export interface ScenarioResult {
+  id: string;
+  title: string;
+  service?: LoadSummary;
+  ceiling?: LoadSummary;
+  /** service requests/s ÷ ceiling requests/s. */
+  ratio?: number;
+  /** The target ratio, when there is one. */
+  targetRatio?: number;
+  /** The target p99 in ms, when there is one. */
+  targetP99Ms?: number;
+  /** The service's VmHWM right after this scenario (MiB): where the peak was reached. */
+  serviceRssAfterMiB?: number | null;
+}
+
+export interface OrderCheck {
+  ordersStored: number;
+  answered201: number;
+  measured201: number;
+  warmup201: number;
+  retried: RetrySummary[];
+  equal: boolean;
+}
+
+export interface ServiceRun {
+  label: string;
+  startToReadyMs: number;
+  peakRssMiB: number | null;
+}
+
+export interface Results {
+  finishedAt: string;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGiB: number;
+    node: string;
+    postgres: string;
+    platform: string;
+    /** 1-minute load average when the run started: other work on the machine skews the figures. */
+    loadAverageAtStart: number;
+  };
+  settings: {
+    connections: number;
+    warmupSeconds: number;
+    durationSeconds: number;
+    poolSize: number;
+  };
+  seedSeconds: number;
+  serviceRuns: ServiceRun[];
+  scenarios: ScenarioResult[];
+  orderCheck?: OrderCheck;
+  targets: Array<{ target: string; met: boolean; detail: string }>;
+}
+
+export const RSS_TARGET_MIB = 200;
+
+function fixed(value: number | undefined, digits = 0): string {
+  return value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits);
+}
+
+function errorsOf(summary: LoadSummary | undefined): number {
+  return summary ? summary.errors : 0;
+}
+
+function row(
+  title: string,
+  who: string,
+  summary: LoadSummary | undefined,
+  ratio: string,
+  rss: number | null | undefined,
+): string {
+  const rssText = rss === undefined || rss === null ? '' : String(rss);
+  if (!summary) return `| ${title} | ${who} | – | – | – | – | – | ${ratio} | ${rssText} |`;
+  return `| ${title} | ${who} | ${fixed(summary.requestsPerSecond)} | ${fixed(summary.p50Ms)} | ${fixed(
+    summary.p99Ms,
+  )} | ${summary.errors} | ${summary.non2xx} | ${ratio} | ${rssText} |`;
+}
+
+/** The verdict on each target of the issue that this run measured. */
+export function judge(
+  scenarios: ScenarioResult[],
+  runs: ServiceRun[],
+): Array<{ target: string; met: boolean; detail: string }> {
+  const verdicts: Array<{ target: string; met: boolean; detail: string }> = [];
+  for (const scenario of scenarios) {
+    if (scenario.targetRatio !== undefined && scenario.ratio !== undefined) {
+      verdicts.push({
+        target: `${scenario.id} ≥ ${scenario.targetRatio} × ceiling`,
+        met: scenario.ratio >= scenario.targetRatio,
+        detail: `${scenario.ratio.toFixed(2)} ×`,
+      });
+    }
+    if (scenario.targetP99Ms !== undefined && scenario.service) {
+      verdicts.push({
+        target: `${scenario.id} p99 ≤ ${scenario.targetP99Ms} ms`,
+        met: scenario.service.p99Ms <= scenario.targetP99Ms,
+        detail: `${scenario.service.p99Ms} ms`,
+      });
+    }
+  }
+  const failures = scenarios.reduce(
+    (sum, s) => sum + errorsOf(s.service) + (s.service?.non2xx ?? 0),
+    0,
+  );
+  verdicts.push({
+    target: 'no errors (service)',
+    met: failures === 0,
+    detail: `${failures} errors and non-2xx`,
+  });
+  const peak = Math.max(...runs.map((run) => run.peakRssMiB ?? 0));
+  verdicts.push({
+    target: `peak RSS ≤ ${RSS_TARGET_MIB} MB`,
+    met: peak > 0 && peak <= RSS_TARGET_MIB,
+    detail: `${peak} MiB`,
+  });
+  return verdicts;
+}
+
+export function renderTable(results: Results): string {
+  const lines: string[] = [];
+  const m = results.machine;
+  const s = results.settings;
+  lines.push(
+    `${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, Node ${m.node}, PostgreSQL ${m.postgres}, ` +
+      `load average ${m.loadAverageAtStart.toFixed(1)} at start; ${s.connections} connections, ` +
+      `${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured, pool ${s.poolSize}.`,
+  );
+  lines.push('');
+  lines.push(
+    '| scenario | server | req/s | p50 ms | p99 ms | errors | non-2xx | service/ceiling | service VmHWM after, MiB |',
+  );
+  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const scenario of results.scenarios) {
+    const ratio =
+      scenario.ratio === undefined
+        ? ''
+        : `**${scenario.ratio.toFixed(2)}**${
+            scenario.targetRatio !== undefined ? ` (target ≥ ${scenario.targetRatio})` : ''
+          }`;
+    lines.push(
+      row(scenario.title, 'service', scenario.service, ratio, scenario.serviceRssAfterMiB),
+    );
+    if (scenario.ceiling) lines.push(row(scenario.title, 'ceiling', scenario.ceiling, '', null));
+  }
+  lines.push('');
+  for (const run of results.serviceRuns) {
+    lines.push(
+      `- ${run.label}: start to /health/ready ${fixed(run.startToReadyMs)} ms, peak RSS (VmHWM) ${
+        run.peakRssMiB ?? '–'
+      } MiB`,
+    );
+  }
+  if (results.orderCheck) {
+    const check = results.orderCheck;
+    const retried = check.retried.reduce((sum, r) => sum + r.sent, 0);
+    lines.push(
+      `- P3: ${check.ordersStored} orders stored, ${check.answered201} answered 201 ` +
+        `(${check.warmup201} warm-up + ${check.measured201} measured + ${
+          check.answered201 - check.warmup201 - check.measured201
+        } of ${retried} cut-off requests retried with their key): ${check.equal ? 'equal' : 'NOT EQUAL'}`,
+    );
+  }
+  lines.push(`- seeding through the API: ${results.seedSeconds.toFixed(1)} s`);
+  lines.push('');
+  lines.push('| target | result | met |');
+  lines.push('| --- | --- | --- |');
+  for (const verdict of results.targets) {
+    lines.push(`| ${verdict.target} | ${verdict.detail} | ${verdict.met ? 'yes' : 'no'} |`);
+  }
+  return lines.join('\n');
+}

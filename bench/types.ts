@@ -1,0 +1,48 @@
+/** What the harness sends to its children and what they answer. */
+
+export interface LoadSpec {
+  name: string;
+  /** Always http://127.0.0.1:<port>/... */
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  /** Bodies used in turn, one per request (with idempotencyKeys). */
+  bodies?: string[];
+  /** A fresh Idempotency-Key per request, `${keyPrefix}-<n>`. */
+  idempotencyKeys: boolean;
+  keyPrefix: string;
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+}
+
+export interface LoadSummary {
+  requestsPerSecond: number;
+  completed: number;
+  durationSeconds: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  bytesPerSecond: number;
+}
+
+/** Requests cut off at the end of a period, sent again with their Idempotency-Key. */
+export interface RetrySummary {
+  sent: number;
+  statusCodes: Record<string, number>;
+}
+
+export interface LoadAnswer {
+  name: string;
+  warmup?: LoadSummary;
+  warmupRetries?: RetrySummary;
+  measured?: LoadSummary;
+  measuredRetries?: RetrySummary;
+}
