@@ -153,7 +153,10 @@ export class OrderRepository {
     }
     if (filter.menuUuid) query.andWhere('o.menuUuid = :menuUuid', { menuUuid: filter.menuUuid });
     if (filter.from) query.andWhere('o.createdAt >= :from', { from: filter.from });
-    if (filter.to) query.andWhere('o.createdAt <= :to', { to: filter.to });
+    // Answers show milliseconds while the column keeps microseconds: `to` covers its whole millisecond.
+    if (filter.to) {
+      query.andWhere('o.createdAt < :before', { before: new Date(filter.to.getTime() + 1) });
+    }
     const [orders, total] = await query
       .orderBy('o.createdAt', 'DESC')
       .addOrderBy('o.uuid', 'DESC')
