@@ -1,4 +1,5 @@
 import { Clock } from '../src/common/clock';
+import { IdempotencyService } from '../src/order/idempotency.service';
 import { entityPath, newCatalog, newItem } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { createUser, TestUser } from './support/factory';
@@ -743,6 +744,23 @@ describe('guest order placement (API.md §5.1)', () => {
         );
         expect(expectOk(later, 201).uuid).not.toBe(first.uuid);
         expect(later.headers['idempotent-replayed']).toBeUndefined();
+
+        // Keys past the window are purged; the taken-over one is fresh and stays.
+        const stale = await placeOrder(t, orderBody(catalog), {
+          ...guestHeaders(t),
+          'idempotency-key': `stale-${randomIp()}`,
+        });
+        expect(stale.uuid).toBeDefined();
+        clock.advance(24 * 60 * 60 * 1000 + 1000);
+        const keys = async () =>
+          (await t.dataSource.query('SELECT key FROM idempotency_keys')).map(
+            (row: { key: string }) => row.key,
+          );
+        const before = await keys();
+        expect(before).toEqual(expect.arrayContaining([headers['idempotency-key']]));
+        const purged = await t.app.get(IdempotencyService).purgeExpired();
+        expect(purged).toBe(before.length);
+        expect(await keys()).toEqual([]);
       } finally {
         clock.reset();
       }

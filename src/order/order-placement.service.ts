@@ -63,7 +63,7 @@ export class OrderPlacementService {
     // Rule 8; before the transaction (the limiter may use its own connection).
     await this.rateLimit.consume(
       RATE_LIMIT_BUCKET,
-      clientIp,
+      clientIp || 'unknown',
       this.config.rateLimitOrderPerMinute,
       60,
     );
