@@ -43,6 +43,8 @@ declare module 'autocannon' {
       errors: number;
       timeouts: number;
       non2xx: number;
+      start: Date;
+      finish: Date;
     }
   }
 

@@ -373,6 +373,18 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       targetRatio: 0.6,
       targetP99Ms: 50,
       serviceRssAfterMiB: peakRssMiB(service.child.pid),
+      ceilingRssAfterMiB: peakRssMiB(ceiling.child.pid),
+    });
+    // What answering with these bytes costs at all on this machine (see ceiling.ts).
+    const f = await load(loader, 'P1 floor', {
+      ...spec,
+      url: `${ceiling.base}/floor${paths.storefront}`,
+    });
+    scenarios.push({
+      id: 'P1 floor',
+      title: 'P1 floor: the same answer written from memory by bare node:http',
+      ceiling: f.measured,
+      ceilingLabel: 'floor',
     });
   }
   if (wanted('P2')) {
@@ -387,6 +399,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       ratio: s.measured!.requestsPerSecond / c.measured!.requestsPerSecond,
       targetRatio: 0.5,
       serviceRssAfterMiB: peakRssMiB(service.child.pid),
+      ceilingRssAfterMiB: peakRssMiB(ceiling.child.pid),
     });
   }
   if (wanted('P3')) {
@@ -425,6 +438,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       ratio: s.measured!.requestsPerSecond / c.measured!.requestsPerSecond,
       targetRatio: 0.5,
       serviceRssAfterMiB: peakRssMiB(service.child.pid),
+      ceilingRssAfterMiB: peakRssMiB(ceiling.child.pid),
     });
     await waitForOutboxDrain(dbUrl);
   }
@@ -443,12 +457,15 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       serviceRssAfterMiB: peakRssMiB(service.child.pid),
     });
   }
+  const peak = peakRssMiB(service.child.pid);
+  await stopChild(service.child);
   serviceRuns.push({
     label: 'service (storefront cache off)',
+    pid: service.child.pid,
+    exitedAtMs: Date.now(),
     startToReadyMs: service.startToReadyMs,
-    peakRssMiB: peakRssMiB(service.child.pid),
+    peakRssMiB: peak,
   });
-  await stopChild(service.child);
 
   if (wanted('P1')) {
     service = await startService('service-cached', dbUrl, apiKey, workDir, {});
@@ -467,12 +484,15 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       targetP99Ms: 50,
       serviceRssAfterMiB: peakRssMiB(service.child.pid),
     });
+    const cachedPeak = peakRssMiB(service.child.pid);
+    await stopChild(service.child);
     serviceRuns.push({
       label: 'service (default storefront cache)',
+      pid: service.child.pid,
+      exitedAtMs: Date.now(),
       startToReadyMs: service.startToReadyMs,
-      peakRssMiB: peakRssMiB(service.child.pid),
+      peakRssMiB: cachedPeak,
     });
-    await stopChild(service.child);
   }
   await stopChild(ceiling.child);
   await stopChild(loader);

@@ -41,6 +41,8 @@ function summarise(result: AutocannonResult): LoadSummary {
     non2xx: result.non2xx,
     statusCodes,
     bytesPerSecond: result.throughput.average,
+    startedAtMs: new Date(result.start).getTime(),
+    finishedAtMs: new Date(result.finish).getTime(),
   };
 }
 

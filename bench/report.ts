@@ -14,6 +14,10 @@ export interface ScenarioResult {
   targetP99Ms?: number;
   /** The service's VmHWM right after this scenario (MiB): where the peak was reached. */
   serviceRssAfterMiB?: number | null;
+  /** How the ceiling row is named in the table. */
+  ceilingLabel?: string;
+  /** The ceiling's VmHWM right after this scenario (MiB). */
+  ceilingRssAfterMiB?: number | null;
 }
 
 export interface OrderCheck {
@@ -27,6 +31,9 @@ export interface OrderCheck {
 
 export interface ServiceRun {
   label: string;
+  pid: number | undefined;
+  /** Epoch ms when the process had exited (a --cpu-prof profile ends there). */
+  exitedAtMs: number;
   startToReadyMs: number;
   peakRssMiB: number | null;
 }
@@ -131,7 +138,7 @@ export function renderTable(results: Results): string {
   );
   lines.push('');
   lines.push(
-    '| scenario | server | req/s | p50 ms | p99 ms | errors | non-2xx | service/ceiling | service VmHWM after, MiB |',
+    '| scenario | server | req/s | p50 ms | p99 ms | errors | non-2xx | service/ceiling | VmHWM after, MiB |',
   );
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const scenario of results.scenarios) {
@@ -141,10 +148,22 @@ export function renderTable(results: Results): string {
         : `**${scenario.ratio.toFixed(2)}**${
             scenario.targetRatio !== undefined ? ` (target ≥ ${scenario.targetRatio})` : ''
           }`;
-    lines.push(
-      row(scenario.title, 'service', scenario.service, ratio, scenario.serviceRssAfterMiB),
-    );
-    if (scenario.ceiling) lines.push(row(scenario.title, 'ceiling', scenario.ceiling, '', null));
+    if (scenario.service) {
+      lines.push(
+        row(scenario.title, 'service', scenario.service, ratio, scenario.serviceRssAfterMiB),
+      );
+    }
+    if (scenario.ceiling) {
+      lines.push(
+        row(
+          scenario.title,
+          scenario.ceilingLabel ?? 'ceiling',
+          scenario.ceiling,
+          '',
+          scenario.ceilingRssAfterMiB,
+        ),
+      );
+    }
   }
   lines.push('');
   for (const run of results.serviceRuns) {

@@ -31,6 +31,9 @@ export interface LoadSummary {
   non2xx: number;
   statusCodes: Record<string, number>;
   bytesPerSecond: number;
+  /** Epoch ms of the period, to find it again in a CPU profile of the service. */
+  startedAtMs: number;
+  finishedAtMs: number;
 }
 
 /** Requests cut off at the end of a period, sent again with their Idempotency-Key. */
