@@ -53,9 +53,12 @@ export async function lastMailTo(t: TestApp, to: string, subject?: RegExp): Prom
   return last;
 }
 
-/** The one-time code in a mail's text (D9: digits, at least six). */
+/**
+ * The one-time code in a mail's text (D9: digits, at least six), read from the
+ * line that ends in it ("…code: 12345678"): a greeting may hold digits too.
+ */
 export function tokenIn(mail: OutboxMail): string {
-  const match = /\b(\d{6,})\b/.exec(mail.text);
+  const match = /:\s*(\d{6,})\s*$/m.exec(mail.text);
   if (!match) throw new Error(`No token in mail "${mail.subject}": ${mail.text}`);
   return match[1];
 }
