@@ -10,7 +10,7 @@ import {
 } from './support/account';
 import { expectError, expectOk } from './support/expect';
 import { apiHeaders } from './support/factory';
-import { countMails } from './support/mail';
+import { countMails, lastMailTo, tokenIn } from './support/mail';
 import { startTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 
 const SECRET_LOOKING = /password|token_hash|\$argon2/i;
@@ -360,11 +360,7 @@ describe('accounts: register, login, profile (API.md §3)', () => {
       const a = await registerAndLogin(t);
       const b = await registerAndLogin(t);
       expectOk(await t.http.post(`${t.core}/user/change-password`).set(a.headers).send({}));
-      const [mail] = await t.dataSource.query(
-        `SELECT payload->>'text' AS text FROM outbox WHERE payload->>'to' = $1`,
-        [a.email],
-      );
-      const code = /\b(\d{6,})\b/.exec(mail.text)![1];
+      const code = tokenIn(await lastMailTo(t, a.email, /change/i));
       const before = await storedUser(t, a.uuid);
       const body = {
         token_to_change_password: code,
