@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { openDatabase, OpenDatabase } from './data-source';
+import { PgNotifications } from './pg-notifications';
 
 const OPEN_DATABASE = Symbol('OPEN_DATABASE');
 
@@ -19,8 +20,9 @@ const OPEN_DATABASE = Symbol('OPEN_DATABASE');
       inject: [OPEN_DATABASE],
       useFactory: (db: OpenDatabase) => db.dataSource,
     },
+    PgNotifications,
   ],
-  exports: [DataSource],
+  exports: [DataSource, PgNotifications],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(OPEN_DATABASE) private readonly db: OpenDatabase) {}

@@ -1,7 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
+import { PgNotifications } from '../database/pg-notifications';
+
+/** Tells every process which records changed, so their caches drop them too. */
+const INVALIDATION_CHANNEL = 'storefront_invalidated';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Enough for every storefront a process serves at once; the oldest entry goes first. */
 const MAX_ENTRIES = 5000;
@@ -18,11 +23,14 @@ interface Entry<T> {
  * (STOREFRONT_CACHE_TTL_MS; 0 turns it off). Every write to an entity drops
  * the entries built from it or from its parent at once, and a read that was
  * running while a write happened does not store what it read, so a write is
- * never hidden by the cache in this process. Other replicas keep their own
- * entries until the TTL runs out.
+ * never hidden by the cache in this process. On a PostgreSQL server the
+ * write is also NOTIFYed, and every other process drops the same entries when
+ * it hears it (within milliseconds; a process whose listening connection is
+ * down keeps its entries until the TTL runs out).
  */
 @Injectable()
-export class StorefrontCache<T = unknown> {
+export class StorefrontCache<T = unknown> implements OnModuleInit {
+  private readonly logger = new Logger('StorefrontCache');
   private readonly entries = new Map<string, Entry<T>>();
   private generation = 0;
   private readonly ttlMs: number;
@@ -30,8 +38,17 @@ export class StorefrontCache<T = unknown> {
   constructor(
     @InjectConfig() config: AppConfig,
     private readonly clock: Clock,
+    private readonly notifications: PgNotifications,
   ) {
     this.ttlMs = config.storefrontCacheTtlMs;
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (this.ttlMs <= 0) return;
+    await this.notifications.subscribe(INVALIDATION_CHANNEL, (payload) => {
+      const uuids = payload.split(',').filter((uuid) => UUID.test(uuid));
+      this.drop(uuids);
+    });
   }
 
   get(key: string): T | undefined {
@@ -59,11 +76,20 @@ export class StorefrontCache<T = unknown> {
     this.entries.set(key, { value, expiresAt: this.clock.nowMs() + this.ttlMs, refs });
   }
 
-  /** Call after a write to these records has committed. */
+  /** Call after a write to these records has committed: drops them here and in every other process. */
   invalidate(uuids: Array<string | null | undefined>): void {
+    const touched = uuids.filter((uuid): uuid is string => !!uuid);
+    this.drop(touched);
+    if (this.ttlMs <= 0 || touched.length === 0) return;
+    this.notifications.publish(INVALIDATION_CHANNEL, touched.join(',')).catch((error: unknown) => {
+      this.logger.warn(`Telling other processes about a write failed: ${String(error)}`);
+    });
+  }
+
+  private drop(uuids: string[]): void {
     this.generation++;
-    const touched = new Set(uuids.filter((uuid): uuid is string => !!uuid));
-    if (touched.size === 0) return;
+    if (uuids.length === 0) return;
+    const touched = new Set(uuids);
     for (const [key, entry] of this.entries) {
       if (entry.refs.some((ref) => touched.has(ref))) this.entries.delete(key);
     }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppConfig } from '../../config/config';
-import { InjectConfig } from '../../config/config.module';
+import { PgNotifications } from '../../database/pg-notifications';
 import { toOrderSummary } from '../dto/order-response.dto';
 import { OrderEntity } from '../entities';
 import { CHANNEL_OF, OrderStreamEvent, OrderStreamEventType } from './order-stream-event';
@@ -20,15 +19,11 @@ export type PublishOrderEvent = (type: OrderStreamEventType, order: OrderEntity)
  */
 @Injectable()
 export class OrderEventBus {
-  private readonly crossProcess: boolean;
-
   constructor(
     private readonly dataSource: DataSource,
-    @InjectConfig() config: AppConfig,
+    private readonly notifications: PgNotifications,
     private readonly hub: OrderStreamHub,
-  ) {
-    this.crossProcess = Boolean(config.databaseUrl);
-  }
+  ) {}
 
   async transaction<T>(
     work: (manager: EntityManager, publish: PublishOrderEvent) => Promise<T>,
@@ -42,11 +37,8 @@ export class OrderEventBus {
           ownerUuid: order.ownerUuid,
           order: toOrderSummary(order),
         };
-        if (this.crossProcess) {
-          await manager.query('SELECT pg_notify($1, $2)', [
-            CHANNEL_OF[type],
-            JSON.stringify(event),
-          ]);
+        if (this.notifications.enabled) {
+          await this.notifications.publish(CHANNEL_OF[type], JSON.stringify(event), manager);
         } else {
           afterCommit.push(event);
         }

@@ -1,0 +1,62 @@
+import { createTestDatabase, serverUrl } from './support/database';
+import { newBusiness, newItem, newMenu, entityPath } from './support/entity';
+import { expectOk } from './support/expect';
+import { apiHeaders, createUser } from './support/factory';
+import { startTestApp, TestApp } from './support/test-app';
+
+// Several processes can only share a PostgreSQL server: the embedded database
+// allows one process per data directory, so this file runs on the server only.
+const serverOnly = serverUrl() ? it : it.skip;
+
+/** Reads until `accept` holds, at most `attempts` times, 50 ms apart; answers the last read. */
+async function readUntil<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  attempts = 40,
+): Promise<T> {
+  let value = await read();
+  for (let i = 1; i < attempts && !accept(value); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
+
+describe('storefront cache across processes (D17)', () => {
+  serverOnly('a write through one process shows at once in the storefront of another', async () => {
+    const db = await createTestDatabase();
+    // A long cache, so only the invalidation can make the second process show the write.
+    const env = { STOREFRONT_CACHE_TTL_MS: '60000' };
+    let writer: TestApp | undefined;
+    let reader: TestApp | undefined;
+    try {
+      writer = await startTestApp(env, { database: db });
+      reader = await startTestApp(env, { database: db });
+      const owner = await createUser(writer);
+      const business = await newBusiness(writer, owner);
+      const menu = await newMenu(writer, owner, business);
+      const item = await newItem(writer, owner, menu, { title_name: 'Jollof rice' });
+      const storefront = `${reader.core}/storefront/${business.meta_key}/menu/${menu.meta_key}`;
+      const readTitles = async () =>
+        expectOk<{ items: Array<{ title_name: string }> }>(
+          await reader!.http.get(storefront).set(apiHeaders(reader!)),
+        ).items.map((entry) => entry.title_name);
+
+      expect(await readTitles()).toEqual(['Jollof rice']);
+      expect(await readTitles()).toEqual(['Jollof rice']); // now served from the reader's cache
+
+      const update = await writer.http
+        .put(entityPath(writer, 'business_menu_item', item.uuid))
+        .set(owner.headers)
+        .send({ ...item, title_name: 'Jollof rice, large' });
+      expectOk(update);
+
+      const after = await readUntil(readTitles, (titles) => titles[0] === 'Jollof rice, large');
+      expect(after).toEqual(['Jollof rice, large']);
+    } finally {
+      await writer?.close();
+      await reader?.close();
+      await db.drop();
+    }
+  });
+});
