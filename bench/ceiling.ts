@@ -8,8 +8,7 @@
  *
  * The SQL is copied from src/entity/entity.repository.ts (storefront, list),
  * src/rate-limit/rate-limit.store.ts, src/order/*.repository.ts,
- * src/outbox/outbox.service.ts and the statements TypeORM builds for the
- * order module's entity calls. When those change, change this file too.
+ * src/outbox/outbox.service.ts. When those change, change this file too.
  *
  * Configured by the environment: CEILING_PORT, CEILING_DATABASE_URL,
  * CEILING_POOL_SIZE, CEILING_NAMESPACE.
@@ -85,16 +84,22 @@ WHERE e.entity_type = $3 AND e.trashed_at IS NULL AND (e.status = 'enabled' AND 
            customer_requested_order_email_copy, general_note, delivery_data, onpremise_data)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb)
          ON CONFLICT (order_reference) DO NOTHING
-         RETURNING uuid`,
-  order: `SELECT "OrderEntity"."uuid" AS "OrderEntity_uuid", "OrderEntity"."order_reference" AS "OrderEntity_order_reference", "OrderEntity"."menu_uuid" AS "OrderEntity_menu_uuid", "OrderEntity"."business_uuid" AS "OrderEntity_business_uuid", "OrderEntity"."owner_uuid" AS "OrderEntity_owner_uuid", "OrderEntity"."status" AS "OrderEntity_status", "OrderEntity"."payment_status" AS "OrderEntity_payment_status", "OrderEntity"."payment_processor" AS "OrderEntity_payment_processor", "OrderEntity"."amount" AS "OrderEntity_amount", "OrderEntity"."currency" AS "OrderEntity_currency", "OrderEntity"."customer_email_address" AS "OrderEntity_customer_email_address", "OrderEntity"."customer_phone_number" AS "OrderEntity_customer_phone_number", "OrderEntity"."customer_requested_order_email_copy" AS "OrderEntity_customer_requested_order_email_copy", "OrderEntity"."general_note" AS "OrderEntity_general_note", "OrderEntity"."owner_note" AS "OrderEntity_owner_note", "OrderEntity"."delivery_data" AS "OrderEntity_delivery_data", "OrderEntity"."onpremise_data" AS "OrderEntity_onpremise_data", "OrderEntity"."created_at" AS "OrderEntity_created_at", "OrderEntity"."updated_at" AS "OrderEntity_updated_at" FROM "orders" "OrderEntity" WHERE (("OrderEntity"."uuid" = $1)) LIMIT 1`,
+         RETURNING uuid, order_reference, menu_uuid, business_uuid, owner_uuid, status,
+  payment_status, payment_processor, amount, currency, customer_email_address,
+  customer_phone_number, customer_requested_order_email_copy, general_note, owner_note,
+  delivery_data, onpremise_data, created_at, updated_at`,
   insertLines: (count: number) =>
-    `INSERT INTO "order_lines"("uuid", "order_uuid", "position", "item_uuid", "title_name", "category", "unit_price_amount", "quantity", "line_total", "item_note") VALUES ${Array.from(
-      { length: count },
-      (_, i) => `(DEFAULT, ${Array.from({ length: 9 }, (_, j) => `$${i * 9 + j + 1}`).join(', ')})`,
-    ).join(', ')} RETURNING "uuid"`,
-  insertEvent: `INSERT INTO "order_events"("order_uuid", "field", "from_value", "to_value", "actor_uuid", "created_at") VALUES ($1, $2, $3, $4, $5, DEFAULT) RETURNING "id", "created_at"`,
-  lines: `SELECT "OrderLineEntity"."uuid" AS "OrderLineEntity_uuid", "OrderLineEntity"."order_uuid" AS "OrderLineEntity_order_uuid", "OrderLineEntity"."position" AS "OrderLineEntity_position", "OrderLineEntity"."item_uuid" AS "OrderLineEntity_item_uuid", "OrderLineEntity"."title_name" AS "OrderLineEntity_title_name", "OrderLineEntity"."category" AS "OrderLineEntity_category", "OrderLineEntity"."unit_price_amount" AS "OrderLineEntity_unit_price_amount", "OrderLineEntity"."quantity" AS "OrderLineEntity_quantity", "OrderLineEntity"."line_total" AS "OrderLineEntity_line_total", "OrderLineEntity"."item_note" AS "OrderLineEntity_item_note" FROM "order_lines" "OrderLineEntity" WHERE (("OrderLineEntity"."order_uuid" IN ($1))) ORDER BY "OrderLineEntity"."order_uuid" ASC, "OrderLineEntity"."position" ASC`,
-  events: `SELECT "OrderEventEntity"."id" AS "OrderEventEntity_id", "OrderEventEntity"."order_uuid" AS "OrderEventEntity_order_uuid", "OrderEventEntity"."field" AS "OrderEventEntity_field", "OrderEventEntity"."from_value" AS "OrderEventEntity_from_value", "OrderEventEntity"."to_value" AS "OrderEventEntity_to_value", "OrderEventEntity"."actor_uuid" AS "OrderEventEntity_actor_uuid", "OrderEventEntity"."created_at" AS "OrderEventEntity_created_at" FROM "order_events" "OrderEventEntity" WHERE (("OrderEventEntity"."order_uuid" IN ($1))) ORDER BY "OrderEventEntity"."id" ASC`,
+    `INSERT INTO order_lines (order_uuid, position, item_uuid, title_name, category,
+         unit_price_amount, quantity, line_total, item_note)
+       VALUES ${Array.from(
+         { length: count },
+         (_, i) => `(${Array.from({ length: 9 }, (_, j) => `$${i * 9 + j + 1}`).join(', ')})`,
+       ).join(', ')}
+       RETURNING uuid, order_uuid, position, item_uuid, title_name, category,
+  unit_price_amount, quantity, line_total, item_note`,
+  insertEvent: `INSERT INTO order_events (order_uuid, field, from_value, to_value, actor_uuid)
+       VALUES ($1, $2, $3, $4, $5)
+       RETURNING id, order_uuid, field, from_value, to_value, actor_uuid, created_at`,
   notification:
     'INSERT INTO notifications (user_uuid, kind, title, body, data) VALUES ($1, $2, $3, $4, $5::jsonb)',
   owner: 'SELECT email, name FROM users WHERE uuid = $1',
@@ -157,13 +162,6 @@ function split(row: Record<string, unknown>): {
     else menu[key] = value;
   }
   return { menu, business };
-}
-
-/** Strips TypeORM's "<Entity>_" alias prefix. */
-function unalias(row: Record<string, unknown>, prefix: string): Record<string, any> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(row)) out[key.slice(prefix.length)] = value;
-  return out;
 }
 
 async function storefront(res: ServerResponse, businessKey: string, menuKey: string) {
@@ -307,29 +305,27 @@ async function placeOrder(req: IncomingMessage, res: ServerResponse) {
       body.delivery_data ? JSON.stringify(body.delivery_data) : null,
       body.onpremise_data ? JSON.stringify(body.onpremise_data) : null,
     ]);
-    const orderUuid: string = inserted.rows[0].uuid;
-    const order = unalias((await client.query(SQL.order, [orderUuid])).rows[0], 'OrderEntity_');
-    await client.query(
-      SQL.insertLines(lines.length),
-      lines.flatMap((line: any) => [
-        orderUuid,
-        line.position,
-        line.item.uuid,
-        line.item.title_name,
-        line.item.extra_data.category,
-        money(line.unit),
-        line.quantity,
-        money(line.total),
-        line.note,
-      ]),
-    );
-    await client.query(SQL.insertEvent, [orderUuid, 'status', null, 'pending', null]);
-    const storedLines = (await client.query(SQL.lines, [orderUuid])).rows.map((row) =>
-      unalias(row, 'OrderLineEntity_'),
-    );
-    const storedEvents = (await client.query(SQL.events, [orderUuid])).rows.map((row) =>
-      unalias(row, 'OrderEventEntity_'),
-    );
+    const order = inserted.rows[0];
+    const orderUuid: string = order.uuid;
+    const storedLines = (
+      await client.query(
+        SQL.insertLines(lines.length),
+        lines.flatMap((line: any) => [
+          orderUuid,
+          line.position,
+          line.item.uuid,
+          line.item.title_name,
+          line.item.extra_data.category,
+          money(line.unit),
+          line.quantity,
+          money(line.total),
+          line.note,
+        ]),
+      )
+    ).rows;
+    const storedEvents = (
+      await client.query(SQL.insertEvent, [orderUuid, 'status', null, 'pending', null])
+    ).rows;
     const answer = {
       ...order,
       items: storedLines.map((line) => ({

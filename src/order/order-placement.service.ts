@@ -171,7 +171,7 @@ export class OrderPlacementService {
       deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
       onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
     });
-    await this.orders.insertLines(
+    const lines = await this.orders.insertLines(
       manager,
       stored.uuid,
       pricing.lines.map((line) => ({
@@ -185,16 +185,11 @@ export class OrderPlacementService {
         itemNote: line.itemNote,
       })),
     );
-    await this.orders.insertEvents(manager, stored.uuid, [
+    // The order is new in this transaction: what was just inserted is all of its lines and history.
+    const events = await this.orders.insertEvents(manager, stored.uuid, [
       { field: 'status', fromValue: null, toValue: stored.status, actorUuid: null },
     ]);
-    const lines = await this.orders.linesOf([stored.uuid], manager);
-    const events = await this.orders.eventsOf([stored.uuid], manager);
-    const answer = toOrderResponse(
-      stored,
-      lines.get(stored.uuid) ?? [],
-      events.get(stored.uuid) ?? [],
-    );
+    const answer = toOrderResponse(stored, lines, events);
 
     const contact = businessContact(business, menu);
     const currencyText = answer.currency ? ` ${answer.currency}` : '';

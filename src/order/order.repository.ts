@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { generateOrderReference } from './domain/order-reference';
-import { OrderStatus } from './domain/order-status';
+import { OrderStatus, PaymentStatus } from './domain/order-status';
 import { PaymentProcessor } from './domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
 import { OrderEventField } from './entities/order-event.entity';
@@ -50,25 +50,139 @@ export interface OrderFilter {
 /** Tries before giving up on drawing a free order reference; a clash is already rare. */
 const REFERENCE_ATTEMPTS = 8;
 
+const ORDER_COLUMNS = `uuid, order_reference, menu_uuid, business_uuid, owner_uuid, status,
+  payment_status, payment_processor, amount, currency, customer_email_address,
+  customer_phone_number, customer_requested_order_email_copy, general_note, owner_note,
+  delivery_data, onpremise_data, created_at, updated_at`;
+const LINE_COLUMNS = `uuid, order_uuid, position, item_uuid, title_name, category,
+  unit_price_amount, quantity, line_total, item_note`;
+const EVENT_COLUMNS = 'id, order_uuid, field, from_value, to_value, actor_uuid, created_at';
+
+interface OrderRow {
+  uuid: string;
+  order_reference: string;
+  menu_uuid: string;
+  business_uuid: string;
+  owner_uuid: string;
+  status: OrderStatus;
+  payment_status: PaymentStatus;
+  payment_processor: PaymentProcessor;
+  amount: string;
+  currency: string | null;
+  customer_email_address: string;
+  customer_phone_number: string | null;
+  customer_requested_order_email_copy: boolean;
+  general_note: string | null;
+  owner_note: string | null;
+  delivery_data: Record<string, unknown> | null;
+  onpremise_data: Record<string, unknown> | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface OrderLineRow {
+  uuid: string;
+  order_uuid: string;
+  position: number;
+  item_uuid: string;
+  title_name: string | null;
+  category: string | null;
+  unit_price_amount: string;
+  quantity: number;
+  line_total: string;
+  item_note: string | null;
+}
+
+interface OrderEventRow {
+  id: string;
+  order_uuid: string;
+  field: OrderEventField;
+  from_value: string | null;
+  to_value: string | null;
+  actor_uuid: string | null;
+  created_at: Date;
+}
+
+/*
+ * The writes of order placement use plain SQL with RETURNING: one round trip
+ * each, and none of the query building of the entity manager, on the
+ * hottest write path of the service.
+ */
+function toOrder(row: OrderRow): OrderEntity {
+  return Object.assign(new OrderEntity(), {
+    uuid: row.uuid,
+    orderReference: row.order_reference,
+    menuUuid: row.menu_uuid,
+    businessUuid: row.business_uuid,
+    ownerUuid: row.owner_uuid,
+    status: row.status,
+    paymentStatus: row.payment_status,
+    paymentProcessor: row.payment_processor,
+    amount: row.amount,
+    currency: row.currency,
+    customerEmailAddress: row.customer_email_address,
+    customerPhoneNumber: row.customer_phone_number,
+    customerRequestedOrderEmailCopy: row.customer_requested_order_email_copy,
+    generalNote: row.general_note,
+    ownerNote: row.owner_note,
+    deliveryData: row.delivery_data,
+    onpremiseData: row.onpremise_data,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
+function toLine(row: OrderLineRow): OrderLineEntity {
+  return Object.assign(new OrderLineEntity(), {
+    uuid: row.uuid,
+    orderUuid: row.order_uuid,
+    position: row.position,
+    itemUuid: row.item_uuid,
+    titleName: row.title_name,
+    category: row.category,
+    unitPriceAmount: row.unit_price_amount,
+    quantity: row.quantity,
+    lineTotal: row.line_total,
+    itemNote: row.item_note,
+  });
+}
+
+function toEvent(row: OrderEventRow): OrderEventEntity {
+  return Object.assign(new OrderEventEntity(), {
+    id: String(row.id),
+    orderUuid: row.order_uuid,
+    field: row.field,
+    fromValue: row.from_value,
+    toValue: row.to_value,
+    actorUuid: row.actor_uuid,
+    createdAt: row.created_at,
+  });
+}
+
+/** Event ids are bigint, read as decimal text. */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
 /** All SQL of orders, their lines and history. Writers take the caller's transaction manager. */
 @Injectable()
 export class OrderRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Inserts the order under a fresh reference. A clash with an existing
-   * reference is skipped by ON CONFLICT (an error would abort the
-   * transaction) and another reference is drawn.
+   * Inserts the order under a fresh reference and answers the stored row. A
+   * clash with an existing reference is skipped by ON CONFLICT (an error
+   * would abort the transaction) and another reference is drawn.
    */
   async insertOrder(manager: EntityManager, order: NewOrder): Promise<OrderEntity> {
     for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {
-      const rows: Array<{ uuid: string }> = await manager.query(
+      const rows: OrderRow[] = await manager.query(
         `INSERT INTO orders (order_reference, menu_uuid, business_uuid, owner_uuid, payment_processor,
            amount, currency, customer_email_address, customer_phone_number,
            customer_requested_order_email_copy, general_note, delivery_data, onpremise_data)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb)
          ON CONFLICT (order_reference) DO NOTHING
-         RETURNING uuid`,
+         RETURNING ${ORDER_COLUMNS}`,
         [
           generateOrderReference(),
           order.menuUuid,
@@ -85,32 +199,64 @@ export class OrderRepository {
           order.onpremiseData === null ? null : JSON.stringify(order.onpremiseData),
         ],
       );
-      if (rows.length) return manager.findOneByOrFail(OrderEntity, { uuid: rows[0].uuid });
+      if (rows.length) return toOrder(rows[0]);
     }
     throw new Error(`No free order reference after ${REFERENCE_ATTEMPTS} draws`);
   }
 
+  /** Inserts the lines in one statement and answers them as stored, in cart order. */
   async insertLines(
     manager: EntityManager,
     orderUuid: string,
     lines: readonly NewOrderLine[],
-  ): Promise<void> {
-    await manager.insert(
-      OrderLineEntity,
-      lines.map((line) => ({ ...line, orderUuid })),
+  ): Promise<OrderLineEntity[]> {
+    if (lines.length === 0) return [];
+    const values: unknown[] = [];
+    const tuples = lines.map((line) => {
+      const first = values.length;
+      values.push(
+        orderUuid,
+        line.position,
+        line.itemUuid,
+        line.titleName,
+        line.category,
+        line.unitPriceAmount,
+        line.quantity,
+        line.lineTotal,
+        line.itemNote,
+      );
+      return `(${Array.from({ length: 9 }, (_, i) => `$${first + i + 1}`).join(', ')})`;
+    });
+    const rows: OrderLineRow[] = await manager.query(
+      `INSERT INTO order_lines (order_uuid, position, item_uuid, title_name, category,
+         unit_price_amount, quantity, line_total, item_note)
+       VALUES ${tuples.join(', ')}
+       RETURNING ${LINE_COLUMNS}`,
+      values,
     );
+    return rows.map(toLine).sort((a, b) => a.position - b.position);
   }
 
+  /** Appends history entries in one statement and answers them as stored, oldest first. */
   async insertEvents(
     manager: EntityManager,
     orderUuid: string,
     events: readonly NewOrderEvent[],
-  ): Promise<void> {
-    if (events.length === 0) return;
-    await manager.insert(
-      OrderEventEntity,
-      events.map((event) => ({ ...event, orderUuid })),
+  ): Promise<OrderEventEntity[]> {
+    if (events.length === 0) return [];
+    const values: unknown[] = [];
+    const tuples = events.map((event) => {
+      const first = values.length;
+      values.push(orderUuid, event.field, event.fromValue, event.toValue, event.actorUuid);
+      return `(${Array.from({ length: 5 }, (_, i) => `$${first + i + 1}`).join(', ')})`;
+    });
+    const rows: OrderEventRow[] = await manager.query(
+      `INSERT INTO order_events (order_uuid, field, from_value, to_value, actor_uuid)
+       VALUES ${tuples.join(', ')}
+       RETURNING ${EVENT_COLUMNS}`,
+      values,
     );
+    return rows.map(toEvent).sort((a, b) => compareIds(a.id, b.id));
   }
 
   async findByUuid(
