@@ -9,6 +9,7 @@ export default tseslint.config(
       'coverage/**',
       'data/**',
       'openapi/**',
+      'test/support/api-schema.ts',
       '*.js',
       '*.mjs',
       'bench/**/*.js',
