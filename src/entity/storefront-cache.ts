@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
@@ -34,6 +35,8 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
   private readonly entries = new Map<string, Entry<T>>();
   private generation = 0;
   private readonly ttlMs: number;
+  /** Sent after the uuids of each invalidation (not a uuid, so other readers skip it). */
+  private readonly origin = `from:${randomUUID()}`;
 
   constructor(
     @InjectConfig() config: AppConfig,
@@ -46,8 +49,11 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
   async onModuleInit(): Promise<void> {
     if (this.ttlMs <= 0) return;
     await this.notifications.subscribe(INVALIDATION_CHANNEL, (payload) => {
-      const uuids = payload.split(',').filter((uuid) => UUID.test(uuid));
-      this.drop(uuids);
+      const parts = payload.split(',');
+      // This process dropped its own entries when it made the write; hearing
+      // it again later would only turn away the reads that began since.
+      if (parts.includes(this.origin)) return;
+      this.drop(parts.filter((uuid) => UUID.test(uuid)));
     });
   }
 
@@ -81,7 +87,8 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
     const touched = uuids.filter((uuid): uuid is string => !!uuid);
     this.drop(touched);
     if (this.ttlMs <= 0 || touched.length === 0) return;
-    this.notifications.publish(INVALIDATION_CHANNEL, touched.join(',')).catch((error: unknown) => {
+    const payload = [...touched, this.origin].join(',');
+    this.notifications.publish(INVALIDATION_CHANNEL, payload).catch((error: unknown) => {
       this.logger.warn(`Telling other processes about a write failed: ${String(error)}`);
     });
   }
