@@ -14,6 +14,8 @@ const MAX_ENTRIES = 5000;
 
 interface Entry<T> {
   value: T;
+  /** From here on a read should refresh the entry in the background (half its TTL). */
+  refreshAt: number;
   expiresAt: number;
   /** Uuids of the records the value was built from. */
   refs: string[];
@@ -57,14 +59,26 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
     });
   }
 
-  get(key: string): T | undefined {
+  /** False with STOREFRONT_CACHE_TTL_MS=0: nothing is kept, every read goes to the database. */
+  get enabled(): boolean {
+    return this.ttlMs > 0;
+  }
+
+  /**
+   * The live entry of `key`, if any. `refreshDue` says it has lived half its
+   * TTL: a caller that rebuilds it now, while still answering this one,
+   * keeps a busy key from ever expiring under its readers. An entry is never
+   * answered after its TTL.
+   */
+  lookup(key: string): { value: T; refreshDue: boolean } | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt <= this.clock.nowMs()) {
+    const now = this.clock.nowMs();
+    if (entry.expiresAt <= now) {
       this.entries.delete(key);
       return undefined;
     }
-    return entry.value;
+    return { value: entry.value, refreshDue: entry.refreshAt <= now };
   }
 
   /** Taken before reading the database; `set` stores only if no write happened since. */
@@ -79,7 +93,13 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(key, { value, expiresAt: this.clock.nowMs() + this.ttlMs, refs });
+    const now = this.clock.nowMs();
+    this.entries.set(key, {
+      value,
+      refreshAt: now + this.ttlMs / 2,
+      expiresAt: now + this.ttlMs,
+      refs,
+    });
   }
 
   /** Call after a write to these records has committed: drops them here and in every other process. */

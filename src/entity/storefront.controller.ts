@@ -1,11 +1,23 @@
-import { Get, Param } from '@nestjs/common';
+import { Get, Param, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { Response } from 'express';
 import { ApiKeyOnly } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { Message } from '../http/envelope.interceptor';
+import { RawResponse } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
 import { StorefrontResponseDto } from './dto/entity-response.dto';
-import { StorefrontService } from './storefront.service';
+import { StorefrontAnswer, StorefrontService } from './storefront.service';
+
+/**
+ * The answer is already the enveloped JSON (see StorefrontAnswer); Express
+ * still answers 304 to a matching If-None-Match and leaves the body out of HEAD.
+ */
+function sendAnswer(res: Response, answer: StorefrontAnswer): void {
+  res
+    .status(200)
+    .set({ 'Content-Type': 'application/json; charset=utf-8', ETag: answer.etag })
+    .send(answer.body);
+}
 
 @ApiTags('storefront')
 @SpaceController('core', 'storefront')
@@ -21,13 +33,16 @@ export class StorefrontController {
    */
   @Get(':business_meta_key/menu/:menu_meta_key')
   @ApiKeyOnly()
-  @Message('Storefront found')
+  @RawResponse()
   @ApiEnvelope(StorefrontResponseDto)
   @ApiErrors(404)
   getStorefront(
     @Param('business_meta_key') businessMetaKey: string,
     @Param('menu_meta_key') menuMetaKey: string,
-  ): Promise<StorefrontResponseDto> {
-    return this.storefront.getStorefront(businessMetaKey, menuMetaKey);
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.storefront
+      .getStorefront(businessMetaKey, menuMetaKey)
+      .then((answer) => sendAnswer(res, answer));
   }
 }

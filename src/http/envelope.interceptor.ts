@@ -8,7 +8,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { Response } from 'express';
 import { map, Observable } from 'rxjs';
-import { ApiResult } from './envelope';
+import { ApiResult, successBody } from './envelope';
 
 const MESSAGE_KEY = 'svc:message';
 const RAW_KEY = 'svc:raw';
@@ -34,17 +34,10 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
       map((result: unknown) => {
-        if (!(result instanceof ApiResult)) {
-          return { status: true, message: fallback, data: result ?? null };
-        }
+        if (!(result instanceof ApiResult)) return successBody(result, fallback);
         if (result.status) response.status(result.status);
         if (result.headers) response.set(result.headers);
-        return {
-          status: true,
-          message: result.message ?? fallback,
-          data: result.data ?? null,
-          ...(result.meta ? { meta: result.meta } : {}),
-        };
+        return successBody(result.data, result.message ?? fallback, result.meta);
       }),
     );
   }

@@ -23,6 +23,15 @@ export class ApiResult<T> {
   ) {}
 }
 
+/** The body of a successful answer (API.md §1); also what routes that write their own bytes send. */
+export function successBody(
+  data: unknown,
+  message: string,
+  meta?: Record<string, unknown>,
+): { status: true; message: string; data: unknown; meta?: Record<string, unknown> } {
+  return { status: true, message, data: data ?? null, ...(meta ? { meta } : {}) };
+}
+
 export interface ErrorBody {
   status: false;
   message: string;
