@@ -80,6 +80,22 @@ describe('storefront cache and answer (D17)', () => {
     expect(titles(changed)).toEqual(['Suya, spicy']);
   });
 
+  it('sends a cached answer gzipped to a client that accepts it, and plain to one that does not', async () => {
+    const catalog = await newCatalog(t, owner, { items: [{ title_name: 'Moi moi' }] });
+    const zipped = await getStorefront(t, catalog, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/i);
+    const plain = await getStorefront(t, catalog, { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(zipped.body).toEqual(plain.body);
+    expect(titles(zipped)).toEqual(['Moi moi']);
+    expect(Number(zipped.headers['content-length'])).toBeLessThan(
+      Number(plain.headers['content-length']),
+    );
+    expect(zipped.headers.etag).toBe(plain.headers.etag);
+  });
+
   it('still answers refusals in the error envelope', async () => {
     const catalog = await newCatalog(t, owner, { items: [] });
     const res = await t.http
@@ -153,8 +169,10 @@ describe('storefront with STOREFRONT_CACHE_TTL_MS=0', () => {
     await t.dataSource.query(`UPDATE entities SET title_name = 'Chin chin' WHERE uuid = $1`, [
       catalog.items[0].uuid,
     ]);
-    const res = await getStorefront(t, catalog);
+    const res = await getStorefront(t, catalog, { 'accept-encoding': 'gzip' });
     expect(titles(res)).toEqual(['Chin chin']);
     expect(res.headers.etag).toMatch(/^W\//);
+    // Compressing every uncached answer would cost more than it saves.
+    expect(res.headers['content-encoding']).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
-import { Get, Param, Res } from '@nestjs/common';
+import { Get, Param, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Response } from 'express';
+import { Request, Response } from 'express';
 import { ApiKeyOnly } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { RawResponse } from '../http/envelope.interceptor';
@@ -9,14 +9,21 @@ import { StorefrontResponseDto } from './dto/entity-response.dto';
 import { StorefrontAnswer, StorefrontService } from './storefront.service';
 
 /**
- * The answer is already the enveloped JSON (see StorefrontAnswer); Express
- * still answers 304 to a matching If-None-Match and leaves the body out of HEAD.
+ * The answer is already the enveloped JSON (see StorefrontAnswer), sent
+ * gzipped to a client that accepts it when a gzip form is at hand. The ETag
+ * is weak, so both forms may share it; Express still answers 304 to a
+ * matching If-None-Match and leaves the body out of HEAD.
  */
-function sendAnswer(res: Response, answer: StorefrontAnswer): void {
+function sendAnswer(req: Request, res: Response, answer: StorefrontAnswer): void {
   res
     .status(200)
-    .set({ 'Content-Type': 'application/json; charset=utf-8', ETag: answer.etag })
-    .send(answer.body);
+    .vary('Accept-Encoding')
+    .set({ 'Content-Type': 'application/json; charset=utf-8', ETag: answer.etag });
+  if (answer.gzipped && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
+    res.set('Content-Encoding', 'gzip').send(answer.gzipped);
+  } else {
+    res.send(answer.body);
+  }
 }
 
 @ApiTags('storefront')
@@ -39,10 +46,11 @@ export class StorefrontController {
   getStorefront(
     @Param('business_meta_key') businessMetaKey: string,
     @Param('menu_meta_key') menuMetaKey: string,
+    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     return this.storefront
       .getStorefront(businessMetaKey, menuMetaKey)
-      .then((answer) => sendAnswer(res, answer));
+      .then((answer) => sendAnswer(req, res, answer));
   }
 }

@@ -1,5 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { ApiError } from '../http/api-error';
 import { successBody } from '../http/envelope';
 import { StorefrontResponseDto, toEntityResponse } from './dto/entity-response.dto';
@@ -10,13 +12,19 @@ import { StorefrontCache } from './storefront-cache';
 
 export const STOREFRONT_MESSAGE = 'Storefront found';
 
+const gzipAsync = promisify(gzip);
+
 /**
  * A storefront answer ready to send: the enveloped JSON and its ETag. The
  * cache keeps these bytes, so a cached answer costs no serialisation at all
- * (a 1000-item menu is some 700 KB of JSON).
+ * (a 1000-item menu is some 700 KB of JSON), and with them their gzip form,
+ * made once per build for the clients that accept it (every browser does):
+ * about a tenth of the bytes to send.
  */
 export interface StorefrontAnswer {
   body: Buffer;
+  /** Only for cached answers: compressing each uncached answer would cost more than it saves here. */
+  gzipped?: Buffer;
   etag: string;
 }
 
@@ -118,7 +126,11 @@ export class StorefrontService {
     };
     const body = Buffer.from(JSON.stringify(successBody(data, STOREFRONT_MESSAGE)));
     const answer: StorefrontAnswer = { body, etag: weakEtag(body) };
-    if (store) this.cache.set(store.key, answer, [business.uuid, menu.uuid], store.mark);
+    if (store) {
+      // On the thread pool, so the event loop keeps serving while it runs.
+      answer.gzipped = await gzipAsync(body);
+      this.cache.set(store.key, answer, [business.uuid, menu.uuid], store.mark);
+    }
     return answer;
   }
 }
