@@ -484,6 +484,28 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       targetP99Ms: 50,
       serviceRssAfterMiB: peakRssMiB(service.child.pid),
     });
+    // The same request as a browser sends it: the other rows ask for no compression.
+    const browser = await load(loader, 'P1 service, default cache, gzip', {
+      method: 'GET',
+      headers: { ...key, 'accept-encoding': 'gzip, deflate, br' },
+      idempotencyKeys: false,
+      url: service.base + paths.storefront,
+    });
+    const browserFloor = await load(loader, 'P1 floor, gzip', {
+      method: 'GET',
+      headers: { ...key, 'accept-encoding': 'gzip, deflate, br' },
+      idempotencyKeys: false,
+      url: `${ceiling.base}/floor${paths.storefront}`,
+    });
+    scenarios.push({
+      id: 'P1 cached gzip',
+      title: 'P1 storefront, default cache, Accept-Encoding: gzip (as browsers send)',
+      service: browser.measured,
+      ceiling: browserFloor.measured,
+      ceilingLabel: 'floor, gzip',
+      targetP99Ms: 50,
+      serviceRssAfterMiB: peakRssMiB(service.child.pid),
+    });
     const cachedPeak = peakRssMiB(service.child.pid);
     await stopChild(service.child);
     serviceRuns.push({
