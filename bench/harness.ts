@@ -551,29 +551,32 @@ export async function main(): Promise<void> {
   let created = false;
   let failed = false;
 
-  const cleanUp = async () => {
-    await stopAllChildren();
-    if (created) {
-      await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`))
-        .then(() => log(`dropped database ${dbName}`))
-        .catch((error: unknown) => log(`could not drop ${dbName}: ${String(error)}`));
-      created = false;
-    }
-    if (!failed) rmSync(workDir, { recursive: true, force: true });
+  let stopping = false;
+  let cleaning: Promise<void> | undefined;
+  // Once only, whoever asks first: the signal handler, the watchdog or the end of the run.
+  const cleanUp = () =>
+    (cleaning ??= (async () => {
+      await stopAllChildren();
+      if (created) {
+        await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`))
+          .then(() => log(`dropped database ${dbName}`))
+          .catch((error: unknown) => log(`could not drop ${dbName}: ${String(error)}`));
+      }
+      if (!failed) rmSync(workDir, { recursive: true, force: true });
+    })());
+  const stop = (why: string, code: number) => {
+    log(`${why}: stopping`);
+    stopping = true;
+    failed = true;
+    void cleanUp().finally(() => process.exit(code));
   };
   process.on('exit', killAllChildrenNow);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      log(`${signal}: stopping`);
-      failed = true;
-      void cleanUp().finally(() => process.exit(130));
-    });
-  }
-  const watchdog = setTimeout(() => {
-    log(`the run took longer than ${runDeadlineMs() / 1000} s: stopping`);
-    failed = true;
-    void cleanUp().finally(() => process.exit(1));
-  }, runDeadlineMs());
+  process.once('SIGINT', () => stop('SIGINT', 130));
+  process.once('SIGTERM', () => stop('SIGTERM', 143));
+  const watchdog = setTimeout(
+    () => stop(`the run took longer than ${runDeadlineMs() / 1000} s`, 1),
+    runDeadlineMs(),
+  );
 
   try {
     buildIfNeeded();
@@ -591,6 +594,7 @@ export async function main(): Promise<void> {
     }
   } catch (error) {
     failed = true;
+    if (stopping) return;
     console.error(`[bench] failed: ${error instanceof Error ? error.stack : String(error)}`);
     console.error(`[bench] service logs are kept in ${workDir}`);
     process.exitCode = 1;
