@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import {
   ask,
+  forkCompiled,
   forkTypeScript,
   freePort,
   killAllChildrenNow,
@@ -226,9 +227,12 @@ async function startService(
   }
 }
 
-async function startCeiling(dbUrl: string): Promise<{ child: ChildProcess; base: string }> {
+async function startCeiling(
+  dbUrl: string,
+  workDir: string,
+): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePort();
-  const child = forkTypeScript('ceiling.ts', {
+  const child = forkCompiled('ceiling.ts', workDir, {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -354,7 +358,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
   const seeded = await seed(service.base, NS, apiKey);
   log(`seeded in ${seeded.seconds.toFixed(1)} s`);
   const paths = pathsOf(seeded);
-  const ceiling = await startCeiling(dbUrl);
+  const ceiling = await startCeiling(dbUrl, workDir);
   const loader = forkTypeScript('load.ts', { cwd: ROOT });
   await waitForMessage(loader, READY_DEADLINE_MS);
   const key = { 'x-api-key': apiKey };

@@ -1,7 +1,8 @@
 import { ChildProcess, fork, ForkOptions, spawn, SpawnOptions } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import * as ts from 'typescript';
 
 /** Every child this run started; all of them are stopped on the way out, whatever happens. */
 const children = new Set<ChildProcess>();
@@ -18,13 +19,43 @@ export function spawnTracked(command: string, args: string[], options: SpawnOpti
   return track(spawn(command, args, options));
 }
 
-/** A TypeScript child of the harness (load generator, ceiling), run through ts-node. */
+/** A TypeScript child of the harness (the load generator), run through ts-node. */
 export function forkTypeScript(script: string, options: ForkOptions = {}): ChildProcess {
   return track(
     fork(join(__dirname, script), [], {
       execArgv: ['-r', 'ts-node/register/transpile-only'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       ...options,
+    }),
+  );
+}
+
+/**
+ * A TypeScript child compiled to plain JavaScript in `outDir` first and run
+ * by bare node, so that its memory and CPU are its own and not also those of
+ * the TypeScript compiler (the ceiling's VmHWM is compared with the service's).
+ */
+export function forkCompiled(
+  script: string,
+  outDir: string,
+  options: ForkOptions = {},
+): ChildProcess {
+  const source = readFileSync(join(__dirname, script), 'utf8');
+  const { outputText } = ts.transpileModule(source, {
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      esModuleInterop: true,
+    },
+  });
+  const file = join(outDir, script.replace(/\.ts$/, '.js'));
+  writeFileSync(file, outputText);
+  const root = join(__dirname, '..');
+  return track(
+    fork(file, [], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      ...options,
+      env: { ...(options.env ?? process.env), NODE_PATH: join(root, 'node_modules') },
     }),
   );
 }
