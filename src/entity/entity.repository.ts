@@ -127,6 +127,22 @@ function toRecord(row: EntityRow): EntityRecord {
   });
 }
 
+/** The writable columns in the order insert and update name them ($4…$13). */
+function writableParams(values: EntityValues): unknown[] {
+  return [
+    values.slug,
+    values.metaKey,
+    values.metaValue,
+    values.titleName,
+    values.description,
+    values.entityFeaturedUrl,
+    values.status,
+    values.parentEntityType,
+    values.parentEntityUuid,
+    JSON.stringify(values.extraData),
+  ];
+}
+
 /** Positional parameters, so that no value is ever written into SQL text. */
 class Params {
   readonly values: unknown[] = [];
@@ -369,21 +385,7 @@ export class EntityRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb)
        ON CONFLICT (owned_by, entity_type, request_id) WHERE request_id IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
-      [
-        type.name,
-        ownedBy,
-        values.requestId,
-        values.slug,
-        values.metaKey,
-        values.metaValue,
-        values.titleName,
-        values.description,
-        values.entityFeaturedUrl,
-        values.status,
-        values.parentEntityType,
-        values.parentEntityUuid,
-        JSON.stringify(values.extraData),
-      ],
+      [type.name, ownedBy, values.requestId, ...writableParams(values)],
     );
     return record ?? null;
   }
@@ -401,21 +403,7 @@ export class EntityRepository {
          parent_entity_uuid = $12, extra_data = $13::jsonb, updated_at = now()
        WHERE e.uuid = $1 AND e.entity_type = $2 AND e.owned_by = $3 AND e.trashed_at IS NULL
        RETURNING ${COLUMNS}`,
-      [
-        uuid,
-        type.name,
-        ownedBy,
-        values.slug,
-        values.metaKey,
-        values.metaValue,
-        values.titleName,
-        values.description,
-        values.entityFeaturedUrl,
-        values.status,
-        values.parentEntityType,
-        values.parentEntityUuid,
-        JSON.stringify(values.extraData),
-      ],
+      [uuid, type.name, ownedBy, ...writableParams(values)],
     );
     return record ?? null;
   }
