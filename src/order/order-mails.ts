@@ -82,6 +82,19 @@ function whereLines(order: OrderResponseDto): string[] {
   return lines;
 }
 
+/** What both order mails show: reference, time, lines, total, payment and where. */
+function orderSummaryLines(order: OrderResponseDto): string[] {
+  return [
+    `Order reference: ${order.order_reference}`,
+    `Placed: ${order.created_at}`,
+    '',
+    ...lineList(order),
+    '',
+    `Total: ${money(order, order.amount)}`,
+    `Payment: ${paymentLabel(order.payment_processor)}`,
+    ...whereLines(order),
+  ];
+}
 /** D21/§6: the customer's copy — lines, total, reference, and the business's name and contact. */
 export function customerCopyMail(order: OrderResponseDto, business: BusinessContact): MailMessage {
   const contact = [
@@ -95,14 +108,7 @@ export function customerCopyMail(order: OrderResponseDto, business: BusinessCont
     text: [
       `Thank you for your order at ${business.name}.`,
       '',
-      `Order reference: ${order.order_reference}`,
-      `Placed: ${order.created_at}`,
-      '',
-      ...lineList(order),
-      '',
-      `Total: ${money(order, order.amount)}`,
-      `Payment: ${paymentLabel(order.payment_processor)}`,
-      ...whereLines(order),
+      ...orderSummaryLines(order),
       ...(order.general_note ? [`Your note: ${order.general_note}`] : []),
       '',
       `Questions about this order? Contact ${business.name}${contact.length ? ':' : '.'}`,
@@ -123,14 +129,7 @@ export function ownerAlertMail(
     text: [
       `${business.name} has a new order.`,
       '',
-      `Order reference: ${order.order_reference}`,
-      `Placed: ${order.created_at}`,
-      '',
-      ...lineList(order),
-      '',
-      `Total: ${money(order, order.amount)}`,
-      `Payment: ${paymentLabel(order.payment_processor)}`,
-      ...whereLines(order),
+      ...orderSummaryLines(order),
       `Customer email: ${order.customer_email_address}`,
       ...(order.customer_phone_number ? [`Customer phone: ${order.customer_phone_number}`] : []),
       ...(order.general_note ? [`Customer note: ${order.general_note}`] : []),
