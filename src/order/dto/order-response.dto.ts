@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
 import { PAYMENT_PROCESSORS } from '../domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
@@ -66,22 +66,19 @@ export class OrderResponseDto {
 }
 
 /** What an SSE event carries: the order without its lines and history (fetch those by uuid). */
-export class OrderSummaryDto {
-  uuid!: string;
-  order_reference!: string;
-  @ApiProperty({ enum: ORDER_STATUSES })
-  status!: string;
-  @ApiProperty({ enum: PAYMENT_STATUSES })
-  payment_status!: string;
-  menu_uuid!: string;
-  business_uuid!: string;
-  amount!: string;
-  currency!: string | null;
-  @ApiProperty({ enum: PAYMENT_PROCESSORS })
-  payment_processor!: string;
-  created_at!: string;
-  updated_at!: string;
-}
+export class OrderSummaryDto extends PickType(OrderResponseDto, [
+  'uuid',
+  'order_reference',
+  'status',
+  'payment_status',
+  'menu_uuid',
+  'business_uuid',
+  'amount',
+  'currency',
+  'payment_processor',
+  'created_at',
+  'updated_at',
+] as const) {}
 
 function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
