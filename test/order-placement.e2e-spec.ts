@@ -96,7 +96,7 @@ describe('guest order placement (API.md §5.1)', () => {
             item_note: null,
           },
         ],
-        history: [{ field: 'status', from: null, to: 'pending', by: null }],
+        history: [{ field: 'status', from: null, to: 'pending', by: null, actor: 'guest' }],
       });
       expect(order.uuid).toMatch(/^[0-9a-f-]{36}$/);
       expect(order.order_reference).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);

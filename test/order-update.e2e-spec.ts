@@ -108,6 +108,7 @@ describe('owner order update (API.md §5.2, D23)', () => {
         from,
         to,
         by: owner.uuid,
+        actor: 'owner',
         at: expect.any(String),
       });
       expect(order.history[0]).toEqual(
@@ -164,6 +165,7 @@ describe('owner order update (API.md §5.2, D23)', () => {
         from: 'unpaid',
         to: 'paid',
         by: owner.uuid,
+        actor: 'owner',
       });
       const before = await stored(uuid);
       const back = await update(uuid, { payment_status: 'unpaid' });

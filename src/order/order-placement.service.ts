@@ -187,7 +187,7 @@ export class OrderPlacementService {
     );
     // The order is new in this transaction: what was just inserted is all of its lines and history.
     const events = await this.orders.insertEvents(manager, stored.uuid, [
-      { field: 'status', fromValue: null, toValue: stored.status, actorUuid: null },
+      { field: 'status', fromValue: null, toValue: stored.status, actorUuid: null, actor: 'guest' },
     ]);
     const answer = toOrderResponse(stored, lines, events);
 

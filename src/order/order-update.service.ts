@@ -76,7 +76,17 @@ export class OrderUpdateService {
       }
       const updated = await this.orders.updateOrder(manager, order.uuid, changes);
       await this.orders.insertEvents(manager, order.uuid, history);
-      await publish('order.updated', updated);
+      await publish(
+        'order.updated',
+        updated,
+        history.map((entry) =>
+          entry.field === 'payment_status'
+            ? 'payment'
+            : entry.field === 'owner_note'
+              ? 'note'
+              : 'status',
+        ),
+      );
       return this.detail(manager, updated);
     });
   }
@@ -89,7 +99,13 @@ export class OrderUpdateService {
     if (dto.status !== undefined) {
       if (canMoveStatus(order.status, dto.status)) {
         changes.status = dto.status;
-        history.push({ field: 'status', fromValue: order.status, toValue: dto.status, actorUuid });
+        history.push({
+          field: 'status',
+          fromValue: order.status,
+          toValue: dto.status,
+          actorUuid,
+          actor: 'owner',
+        });
       } else {
         const allowed = nextStatuses(order.status);
         problems.push({
@@ -108,6 +124,7 @@ export class OrderUpdateService {
           fromValue: order.paymentStatus,
           toValue: dto.payment_status,
           actorUuid,
+          actor: 'owner',
         });
       } else {
         const allowed = nextPaymentStatuses(order.paymentStatus);
@@ -123,7 +140,13 @@ export class OrderUpdateService {
       const note = dto.owner_note === '' ? null : dto.owner_note;
       if (note !== order.ownerNote) {
         changes.ownerNote = note;
-        history.push({ field: 'owner_note', fromValue: order.ownerNote, toValue: note, actorUuid });
+        history.push({
+          field: 'owner_note',
+          fromValue: order.ownerNote,
+          toValue: note,
+          actorUuid,
+          actor: 'owner',
+        });
       }
     }
     return { changes, history, problems };

@@ -4,7 +4,7 @@ import { generateOrderReference } from './domain/order-reference';
 import { OrderStatus, PaymentStatus } from './domain/order-status';
 import { PaymentProcessor } from './domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
-import { OrderEventField } from './entities/order-event.entity';
+import { OrderActor, OrderEventField } from './entities/order-event.entity';
 
 export interface NewOrder {
   menuUuid: string;
@@ -37,6 +37,7 @@ export interface NewOrderEvent {
   fromValue: string | null;
   toValue: string | null;
   actorUuid: string | null;
+  actor: OrderActor;
 }
 
 export interface OrderFilter {
@@ -56,7 +57,7 @@ const ORDER_COLUMNS = `uuid, order_reference, menu_uuid, business_uuid, owner_uu
   delivery_data, onpremise_data, created_at, updated_at`;
 const LINE_COLUMNS = `uuid, order_uuid, position, item_uuid, title_name, category,
   unit_price_amount, quantity, line_total, item_note`;
-const EVENT_COLUMNS = 'id, order_uuid, field, from_value, to_value, actor_uuid, created_at';
+const EVENT_COLUMNS = 'id, order_uuid, field, from_value, to_value, actor_uuid, actor, created_at';
 
 interface OrderRow {
   uuid: string;
@@ -100,6 +101,7 @@ interface OrderEventRow {
   from_value: string | null;
   to_value: string | null;
   actor_uuid: string | null;
+  actor: OrderActor;
   created_at: Date;
 }
 
@@ -155,6 +157,7 @@ function toEvent(row: OrderEventRow): OrderEventEntity {
     fromValue: row.from_value,
     toValue: row.to_value,
     actorUuid: row.actor_uuid,
+    actor: row.actor,
     createdAt: row.created_at,
   });
 }
@@ -247,11 +250,18 @@ export class OrderRepository {
     const values: unknown[] = [];
     const tuples = events.map((event) => {
       const first = values.length;
-      values.push(orderUuid, event.field, event.fromValue, event.toValue, event.actorUuid);
-      return `(${Array.from({ length: 5 }, (_, i) => `$${first + i + 1}`).join(', ')})`;
+      values.push(
+        orderUuid,
+        event.field,
+        event.fromValue,
+        event.toValue,
+        event.actorUuid,
+        event.actor,
+      );
+      return `(${Array.from({ length: 6 }, (_, i) => `$${first + i + 1}`).join(', ')})`;
     });
     const rows: OrderEventRow[] = await manager.query(
-      `INSERT INTO order_events (order_uuid, field, from_value, to_value, actor_uuid)
+      `INSERT INTO order_events (order_uuid, field, from_value, to_value, actor_uuid, actor)
        VALUES ${tuples.join(', ')}
        RETURNING ${EVENT_COLUMNS}`,
       values,

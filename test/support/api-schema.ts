@@ -756,8 +756,13 @@ export interface components {
             customer_onpremise_location_type?: string;
         };
         OrderHistoryEntryDto: {
+            /**
+             * @description Who made the change.
+             * @enum {string}
+             */
+            actor: "owner" | "guest" | "provider" | "system";
             at: string;
-            /** @description The user who made the change; null for the guest who placed the order. */
+            /** @description The user who made the change; null when it was not the owner. */
             by: string | null;
             /** @enum {string} */
             field: "status" | "payment_status" | "owner_note";

@@ -25,8 +25,11 @@ export class OrderHistoryEntryDto {
   /** Null for the first status of a new order. */
   from!: string | null;
   to!: string | null;
-  /** The user who made the change; null for the guest who placed the order. */
+  /** The user who made the change; null when it was not the owner. */
   by!: string | null;
+  /** Who made the change. */
+  @ApiProperty({ enum: ['owner', 'guest', 'provider', 'system'] })
+  actor!: string;
   at!: string;
 }
 
@@ -118,6 +121,7 @@ export function toOrderHistoryEntry(event: OrderEventEntity): OrderHistoryEntryD
     from: event.fromValue,
     to: event.toValue,
     by: event.actorUuid,
+    actor: event.actor,
     at: iso(event.createdAt),
   };
 }

@@ -11,6 +11,9 @@ import { OrderEntity } from './order.entity';
 
 export type OrderEventField = 'status' | 'payment_status' | 'owner_note';
 
+/** Who made a change: the business owner, the guest, the payment provider, or the service. */
+export type OrderActor = 'owner' | 'guest' | 'provider' | 'system';
+
 /**
  * The history of an order (§5.2): one row per changed field, with who made
  * the change (null: the guest who placed it) and when. Ordered by `id`.
@@ -42,6 +45,9 @@ export class OrderEventEntity {
 
   @Column({ name: 'actor_uuid', type: 'uuid', nullable: true })
   actorUuid!: string | null;
+
+  @Column({ type: 'varchar', length: 16 })
+  actor!: OrderActor;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -7,8 +7,29 @@ import { OrderEntity } from '../entities';
 import { CHANNEL_OF, OrderStreamEvent, OrderStreamEventType } from './order-stream-event';
 import { OrderStreamHub } from './order-stream.hub';
 
-/** Announces an order change; it reaches the streams only if the transaction commits. */
-export type PublishOrderEvent = (type: OrderStreamEventType, order: OrderEntity) => Promise<void>;
+/** What about an order changed: its creation, its status, its payment, or the owner's note. */
+export type OrderChangeKind = 'created' | 'status' | 'payment' | 'note';
+
+/**
+ * Announces an order change; it reaches the streams only if the transaction
+ * commits. `changes` says what changed (default: `created` for
+ * `order.created`, nothing more for `order.updated`).
+ */
+export type PublishOrderEvent = (
+  type: OrderStreamEventType,
+  order: OrderEntity,
+  changes?: readonly OrderChangeKind[],
+) => Promise<void>;
+
+/**
+ * Runs inside the transaction that changes the order, with its manager, so
+ * whatever it writes (an outbox row, say) commits or rolls back with the change.
+ */
+export type OrderChangeListener = (
+  manager: EntityManager,
+  order: OrderEntity,
+  changes: readonly OrderChangeKind[],
+) => Promise<void>;
 
 /**
  * Runs an order write in one transaction and publishes its stream events
@@ -25,12 +46,21 @@ export class OrderEventBus {
     private readonly hub: OrderStreamHub,
   ) {}
 
+  private readonly listeners: OrderChangeListener[] = [];
+
+  /** Another module's reaction to order changes, run in the changing transaction. */
+  onChange(listener: OrderChangeListener): void {
+    this.listeners.push(listener);
+  }
+
   async transaction<T>(
     work: (manager: EntityManager, publish: PublishOrderEvent) => Promise<T>,
   ): Promise<T> {
     const afterCommit: OrderStreamEvent[] = [];
     const result = await this.dataSource.transaction(async (manager) =>
-      work(manager, async (type, order) => {
+      work(manager, async (type, order, changes) => {
+        const kinds = changes ?? (type === 'order.created' ? ['created' as const] : []);
+        for (const listener of this.listeners) await listener(manager, order, kinds);
         const event: OrderStreamEvent = {
           id: randomUUID(),
           type,
