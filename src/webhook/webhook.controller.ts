@@ -28,10 +28,15 @@ export class WebhookController {
   constructor(private readonly webhooks: WebhookService) {}
 
   /**
-   * Registers an endpoint for order events (at most 10 per user). The answer
+   * Registers a webhook endpoint for order events.
+   *
+   * @remarks At most 10 endpoints per user (the 11th is 422). The answer
    * carries the signing secret: it is shown only here and on rotation. A URL
-   * that is not http(s), or whose host resolves to a loopback, private or
-   * link-local address, is refused with 400 on `url`.
+   * that is not http(s), or whose host resolves to a loopback, private,
+   * CGNAT, link-local (metadata), unspecified or multicast address, is
+   * refused with 400 on `url`. `business_uuid` must be one of the caller's
+   * businesses (404 when there is no such business, 403 when it is another
+   * user's) and limits the endpoint to that business's orders.
    */
   @Post()
   @Auth()
@@ -44,7 +49,11 @@ export class WebhookController {
     return this.webhooks.createWebhook(user, dto);
   }
 
-  /** The caller's endpoints, newest first, without their secrets. */
+  /**
+   * Lists the caller's webhook endpoints.
+   *
+   * @remarks Newest first, never with their secrets.
+   */
   @Get()
   @Auth()
   @ApiEnvelope(WebhookEndpointResponseDto, { isArray: true })
@@ -52,7 +61,11 @@ export class WebhookController {
     return this.webhooks.listWebhooks(user);
   }
 
-  /** One of the caller's endpoints, without its secret. */
+  /**
+   * Reads one of the caller's webhook endpoints.
+   *
+   * @remarks Never with its secret. Another user's endpoint is 404.
+   */
   @Get(':uuid')
   @Auth()
   @ApiEnvelope(WebhookEndpointResponseDto)
@@ -65,8 +78,11 @@ export class WebhookController {
   }
 
   /**
-   * Changes the URL (checked as on create), the events, the description, or
-   * turns the endpoint on or off; turning it on clears its failure count.
+   * Changes a webhook endpoint.
+   *
+   * @remarks Any of the URL (checked as on create), the events, the
+   * description, or whether it is enabled; enabling it clears its count of
+   * failed deliveries. Another user's endpoint is 404.
    */
   @Put(':uuid')
   @Auth()
@@ -81,7 +97,12 @@ export class WebhookController {
     return this.webhooks.updateWebhook(user, uuid, dto);
   }
 
-  /** Deletes the endpoint with its delivery log; queued attempts are dropped. */
+  /**
+   * Deletes a webhook endpoint.
+   *
+   * @remarks Its delivery log goes with it, and attempts still queued are
+   * dropped. Another user's endpoint is 404.
+   */
   @Delete(':uuid')
   @Auth()
   @Message('Webhook endpoint deleted')
@@ -94,7 +115,12 @@ export class WebhookController {
     return this.webhooks.deleteWebhook(user, uuid);
   }
 
-  /** A new signing secret, shown only here; the old one stops signing at once. */
+  /**
+   * Replaces the signing secret of a webhook endpoint.
+   *
+   * @remarks The new secret is shown only in this answer; the old one signs
+   * nothing from now on, including retries of earlier events.
+   */
   @Post(':uuid/rotate-secret')
   @Auth()
   @HttpCode(200)
@@ -109,8 +135,11 @@ export class WebhookController {
   }
 
   /**
-   * Queues a `ping` event to the endpoint (whatever events it asked for) and
-   * answers its first attempt, pending; follow it in the delivery log.
+   * Sends a ping event to a webhook endpoint.
+   *
+   * @remarks Queues a `ping` event (whatever events the endpoint asked for)
+   * and answers its first attempt, pending; follow it in the delivery log. A
+   * disabled endpoint is 422: enable it first.
    */
   @Post(':uuid/ping')
   @Auth()
@@ -125,7 +154,11 @@ export class WebhookController {
     return this.webhooks.pingWebhook(user, uuid);
   }
 
-  /** The endpoint's delivery log, one row per attempt, newest first. */
+  /**
+   * Reads the delivery log of a webhook endpoint.
+   *
+   * @remarks One row per attempt, newest first, paged (`per_page` at most 100).
+   */
   @Get(':uuid/deliveries')
   @Auth()
   @ApiEnvelope(WebhookDeliveryResponseDto, { isArray: true, paged: true })
@@ -139,8 +172,12 @@ export class WebhookController {
   }
 
   /**
-   * Sends the event of that attempt again: one new attempt, due at once, with
-   * the same `webhook-id` and body, signed with the current secret.
+   * Sends the event of a delivery attempt again.
+   *
+   * @remarks Takes the uuid of any attempt of the event and queues one new
+   * attempt, due at once, with the same `webhook-id` and body, signed with
+   * the current secret. It is a single attempt: the retry schedule does not
+   * apply to it. A disabled endpoint is 422: enable it first.
    */
   @Post(':uuid/deliveries/:delivery_uuid/redeliver')
   @Auth()

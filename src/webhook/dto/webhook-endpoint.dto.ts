@@ -46,7 +46,7 @@ export class CreateWebhookDto {
   description?: string;
 
   /** Only this business's orders (one of the caller's businesses); all of them when left out. */
-  @ApiPropertyOptional({ format: 'uuid' })
+  @ApiPropertyOptional({ format: 'uuid', example: '3f2b8c1e-5d4a-4c1b-9e7f-2a6d8b0c4e11' })
   @IsOptional()
   @IsUUID('all')
   business_uuid?: string;
