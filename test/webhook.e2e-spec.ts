@@ -537,6 +537,26 @@ describe('outbound webhooks without private addresses allowed', () => {
     expect(await stored(t)).toEqual(before);
   });
 
+  it('refuses to change a URL to a private address, changing nothing', async () => {
+    const endpoint = await createWebhook(t, owner, {
+      url: 'https://93.184.216.34/hooks',
+      events: ['ping'],
+    });
+    for (const url of ['http://127.0.0.1/hooks', 'http://169.254.169.254/', 'file:///etc/passwd']) {
+      const res = await t.http
+        .put(`${t.core}/webhooks/${endpoint.uuid}`)
+        .set(owner.headers)
+        .send({ url, description: 'changed' });
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'url' })]);
+    }
+    const after = expectOk(
+      await t.http.get(`${t.core}/webhooks/${endpoint.uuid}`).set(owner.headers),
+    );
+    expect(after).toMatchObject({ url: 'https://93.184.216.34/hooks', description: null });
+    expectOk(await t.http.delete(`${t.core}/webhooks/${endpoint.uuid}`).set(owner.headers));
+  });
+
   it('checks the address again at delivery: a host that now points inside is a failed attempt', async () => {
     const endpoint = await createWebhook(t, owner, {
       url: 'http://93.184.216.34/hooks',

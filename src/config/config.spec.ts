@@ -18,6 +18,25 @@ describe('loadConfig', () => {
       maxUploadBytes: 5 * 1024 * 1024,
     });
     expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(config).toMatchObject({
+      webhookRetryScheduleSeconds: [30, 120, 600, 3600, 21600, 86400],
+      webhookAllowPrivateUrls: false,
+      webhookSecretKey: config.jwtSecret,
+    });
+  });
+
+  it('reads the webhook settings', () => {
+    expect(
+      loadConfig({
+        WEBHOOK_RETRY_SCHEDULE: '1, 1,5',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_SECRET_KEY: 'k'.repeat(40),
+      }),
+    ).toMatchObject({
+      webhookRetryScheduleSeconds: [1, 1, 5],
+      webhookAllowPrivateUrls: true,
+      webhookSecretKey: 'k'.repeat(40),
+    });
   });
 
   it.each([

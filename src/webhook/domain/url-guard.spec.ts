@@ -1,4 +1,10 @@
-import { blockedAddressReason, webhookUrlProblem, webhookUrlShapeProblem } from './url-guard';
+import { LookupAddress } from 'node:dns';
+import {
+  blockedAddressReason,
+  guardedLookup,
+  webhookUrlProblem,
+  webhookUrlShapeProblem,
+} from './url-guard';
 
 describe('webhook URL guard', () => {
   it.each([
@@ -76,5 +82,44 @@ describe('webhook URL guard', () => {
     expect(await webhookUrlProblem('https://nowhere.invalid/', false, resolve)).toMatch(
       /does not resolve/,
     );
+  });
+
+  describe('at connection time', () => {
+    const lookupWith = (addresses: LookupAddress[], options: { all?: boolean; family?: number }) =>
+      new Promise<{ error: Error | null; result: unknown[] }>((resolve) =>
+        guardedLookup(async () => addresses)(
+          'hooks.example',
+          options as never,
+          (error, ...result) => resolve({ error, result }),
+        ),
+      );
+
+    it('hands public addresses to the connection, one or all as asked', async () => {
+      const addresses = [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2606:2800:220:1::248', family: 6 },
+      ];
+      expect(await lookupWith(addresses, { all: true })).toEqual({
+        error: null,
+        result: [addresses],
+      });
+      expect(await lookupWith(addresses, { family: 6 })).toEqual({
+        error: null,
+        result: ['2606:2800:220:1::248', 6],
+      });
+    });
+
+    it('fails the connection when the name now points inside', async () => {
+      const { error } = await lookupWith(
+        [
+          { address: '93.184.216.34', family: 4 },
+          { address: '169.254.169.254', family: 4 },
+        ],
+        { all: true },
+      );
+      expect(error?.message).toMatch(
+        /^Refused to connect to hooks\.example: 169\.254\.169\.254 is a link-local/,
+      );
+    });
   });
 });
