@@ -16,6 +16,7 @@ import { loggerParams } from './http/logging';
 import { OrderModule } from './order/order.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { WebhookModule } from './webhook/webhook.module';
 import { createValidationPipe } from './http/validation';
 
 @Module({})
@@ -37,6 +38,7 @@ export class AppModule {
         EntityModule,
         FileModule,
         OrderModule,
+        WebhookModule,
         ...extraModules,
       ],
       providers: [

@@ -18,6 +18,25 @@ describe('loadConfig', () => {
       maxUploadBytes: 5 * 1024 * 1024,
     });
     expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    expect(config).toMatchObject({
+      webhookRetryScheduleSeconds: [30, 120, 600, 3600, 21600, 86400],
+      webhookAllowPrivateUrls: false,
+      webhookSecretKey: config.jwtSecret,
+    });
+  });
+
+  it('reads the webhook settings', () => {
+    expect(
+      loadConfig({
+        WEBHOOK_RETRY_SCHEDULE: '1, 1,5',
+        WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+        WEBHOOK_SECRET_KEY: 'k'.repeat(40),
+      }),
+    ).toMatchObject({
+      webhookRetryScheduleSeconds: [1, 1, 5],
+      webhookAllowPrivateUrls: true,
+      webhookSecretKey: 'k'.repeat(40),
+    });
   });
 
   it.each([
@@ -32,6 +51,9 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ TRUST_PROXY: 'every one' }, 'TRUST_PROXY'],
     [{ STORAGE_DRIVER: 's3' }, 'S3_ENDPOINT'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '30,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ WEBHOOK_RETRY_SCHEDULE: '0' }, 'WEBHOOK_RETRY_SCHEDULE'],
+    [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS'],
     [{ NODE_ENV: 'production', JWT_SECRET: strongSecret }, 'API_KEYS'],
     [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20) }, 'JWT_SECRET'],
     [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20), JWT_SECRET: 'short' }, 'JWT_SECRET'],

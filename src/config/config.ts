@@ -41,6 +41,12 @@ export interface AppConfig {
   maxUploadBytes: number;
   s3: S3Config | undefined;
   storefrontCacheTtlMs: number;
+  /** Seconds to wait before each retry of a failed webhook delivery; its length is the number of retries. */
+  webhookRetryScheduleSeconds: number[];
+  /** Lets webhook URLs reach loopback, private and link-local addresses (tests, private networks). */
+  webhookAllowPrivateUrls: boolean;
+  /** Input keying material for the key that encrypts webhook signing secrets at rest. */
+  webhookSecretKey: string;
 }
 
 export const DEVELOPMENT_API_KEY = 'dev-api-key-change-me';
@@ -81,6 +87,36 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
     throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   }
   return raw as T;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false') {
+    throw new ConfigError(name, `must be true or false, got "${raw}"`);
+  }
+  return raw === 'true';
+}
+
+/** Default waits between webhook attempts: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [30, 120, 600, 3600, 21600, 86400];
+
+/** Comma-separated whole seconds, each 1 s … 7 days, at most 20 of them. */
+function retrySchedule(env: Env, name: string): number[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [...DEFAULT_WEBHOOK_RETRY_SCHEDULE];
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length > 20 || parts.some((part) => !/^\d{1,6}$/.test(part))) {
+    throw new ConfigError(
+      name,
+      `must be up to 20 whole numbers of seconds separated by commas, got "${raw}"`,
+    );
+  }
+  const seconds = parts.map(Number);
+  if (seconds.some((value) => value < 1 || value > 7 * 86400)) {
+    throw new ConfigError(name, 'must hold waits between 1 second and 7 days');
+  }
+  return seconds;
 }
 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
@@ -224,6 +260,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }
   }
 
+  // Falls back to JWT_SECRET; a dedicated key lets JWT_SECRET be rotated without
+  // making the stored webhook secrets unreadable.
+  const webhookSecretKey = read(env, 'WEBHOOK_SECRET_KEY') ?? jwtSecret;
+  if (production && Buffer.byteLength(webhookSecretKey) < 32) {
+    throw new ConfigError(
+      'WEBHOOK_SECRET_KEY',
+      'must be at least 32 bytes when NODE_ENV=production',
+    );
+  }
+
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
 
   return {
@@ -255,5 +301,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 5 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     s3: storageDriver === 's3' ? s3Config(env) : undefined,
     storefrontCacheTtlMs: int(env, 'STOREFRONT_CACHE_TTL_MS', 2000, 0, 60000),
+    webhookRetryScheduleSeconds: retrySchedule(env, 'WEBHOOK_RETRY_SCHEDULE'),
+    webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    webhookSecretKey: webhookSecretKey,
   };
 }

@@ -4,6 +4,7 @@ import { EntityRecord } from '../entity/entity-record.entity';
 import { ORDER_ENTITIES } from '../order/entities';
 import { OutboxEntity } from '../outbox/outbox.entity';
 import { RateLimitCounterEntity } from '../rate-limit/rate-limit-counter.entity';
+import { WEBHOOK_ENTITIES } from '../webhook/entities';
 
 /** Every TypeORM entity of the service; the drift check compares these with the migrations. */
 export const ENTITIES = [
@@ -13,4 +14,5 @@ export const ENTITIES = [
   OutboxEntity,
   RateLimitCounterEntity,
   ...ORDER_ENTITIES,
+  ...WEBHOOK_ENTITIES,
 ];

@@ -257,6 +257,12 @@ export class EntityService {
     return { menu: found.menu, business: found.business, items };
   }
 
+  /** For other modules: 404 when there is no such live business, 403 when it is another user's. */
+  async assertOwnBusiness(user: AuthUser, uuid: string): Promise<void> {
+    const record = await this.ownRecord(user, this.types.of('business'), uuid);
+    if (record.trashedAt) throw ApiError.notFound('Business not found.');
+  }
+
   private replay(type: EntityType, record: EntityRecord): EntityAnswer {
     return new ApiResult(toEntityResponse(record), `${type.label} already created`, undefined, 200);
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
@@ -14,7 +15,7 @@ import {
   SaveNotificationSettingDto,
   toNotificationSettingResponse,
 } from './dto/notification-setting.dto';
-import { NotificationRepository } from './notification.repository';
+import { NewNotification, NotificationRepository } from './notification.repository';
 import { DEFAULT_PER_PAGE } from './order-inbox.service';
 
 /** The caller's notifications and push settings (§5.3); `{user_uuid}` must be the caller. */
@@ -83,6 +84,11 @@ export class NotificationService {
   ): Promise<NotificationSettingResponseDto[]> {
     this.assertSelf(user, userUuid);
     return (await this.notifications.listSettings(user.uuid)).map(toNotificationSettingResponse);
+  }
+
+  /** Adds a notification to a user's inbox inside the caller's transaction. */
+  async notify(manager: EntityManager, notification: NewNotification): Promise<void> {
+    await this.notifications.insert(manager, notification);
   }
 
   /** A path naming another user is refused (IDOR), whatever the rest of the request. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
@@ -44,6 +45,16 @@ export class OrderInboxService {
     }
     const [detail] = await this.withDetails([order]);
     return detail;
+  }
+
+  /**
+   * The order as its owner reads it, with lines and history, read on
+   * `manager` (a change's transaction sees its own writes).
+   */
+  async ownerView(manager: EntityManager, order: OrderEntity): Promise<OrderResponseDto> {
+    const lines = await this.orders.linesOf([order.uuid], manager);
+    const events = await this.orders.eventsOf([order.uuid], manager);
+    return toOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []);
   }
 
   /** Lines and history of a whole page in two queries. */

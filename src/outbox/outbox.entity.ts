@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type OutboxKind = 'mail' | 'realtime';
+export type OutboxKind = 'mail' | 'realtime' | 'webhook';
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 
 /**

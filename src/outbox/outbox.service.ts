@@ -20,6 +20,24 @@ export class OutboxService {
     await this.enqueue(manager, 'realtime', event);
   }
 
+  /**
+   * A row for the handler registered for `kind`, due at `availableAt` (now
+   * when left out): a handler that keeps its own retry schedule enqueues its
+   * next attempt this way.
+   */
+  async enqueueAt(
+    manager: EntityManager,
+    kind: OutboxKind,
+    payload: Record<string, unknown>,
+    availableAt?: Date,
+  ): Promise<void> {
+    if (!availableAt) return this.enqueue(manager, kind, payload);
+    await manager.query(
+      'INSERT INTO outbox (kind, payload, available_at) VALUES ($1, $2::jsonb, $3)',
+      [kind, JSON.stringify(payload), availableAt],
+    );
+  }
+
   private async enqueue(manager: EntityManager, kind: OutboxKind, payload: object): Promise<void> {
     await manager.query('INSERT INTO outbox (kind, payload) VALUES ($1, $2::jsonb)', [
       kind,

@@ -554,6 +554,153 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/svc/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the caller's webhook endpoints.
+         * @description Newest first, never with their secrets.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Registers a webhook endpoint for order events.
+         * @description At most 10 endpoints per user (the 11th is 422). The answer
+         *     carries the signing secret: it is shown only here and on rotation. A URL
+         *     that is not http(s), or whose host resolves to a loopback, private,
+         *     CGNAT, link-local (metadata), unspecified or multicast address, is
+         *     refused with 400 on `url`. `business_uuid` must be one of the caller's
+         *     businesses (404 when there is no such business, 403 when it is another
+         *     user's) and limits the endpoint to that business's orders.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/webhooks/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads one of the caller's webhook endpoints.
+         * @description Never with its secret. Another user's endpoint is 404.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Changes a webhook endpoint.
+         * @description Any of the URL (checked as on create), the events, the
+         *     description, or whether it is enabled; enabling it clears its count of
+         *     failed deliveries. Another user's endpoint is 404.
+         */
+        put: operations["updateWebhook"];
+        post?: never;
+        /**
+         * Deletes a webhook endpoint.
+         * @description Its delivery log goes with it, and attempts still queued are
+         *     dropped. Another user's endpoint is 404.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/webhooks/{uuid}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads the delivery log of a webhook endpoint.
+         * @description One row per attempt, newest first, paged (`per_page` at most 100).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/webhooks/{uuid}/deliveries/{delivery_uuid}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the event of a delivery attempt again.
+         * @description Takes the uuid of any attempt of the event and queues one new
+         *     attempt, due at once, with the same `webhook-id` and body, signed with
+         *     the current secret. It is a single attempt: the retry schedule does not
+         *     apply to it. A disabled endpoint is 422: enable it first.
+         */
+        post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/webhooks/{uuid}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends a ping event to a webhook endpoint.
+         * @description Queues a `ping` event (whatever events the endpoint asked for)
+         *     and answers its first attempt, pending; follow it in the delivery log. A
+         *     disabled endpoint is 422: enable it first.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/webhooks/{uuid}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replaces the signing secret of a webhook endpoint.
+         * @description The new secret is shown only in this answer; the old one signs
+         *     nothing from now on, including retries of earlier events.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -591,6 +738,51 @@ export interface components {
             expires_in?: number;
             /** @description 1 to 10 files; the answer has one entry per file, in the same order. */
             files: components["schemas"]["UploadFileRequestDto"][];
+        };
+        CreateWebhookDto: {
+            /**
+             * Format: uuid
+             * @description Only this business's orders (one of the caller's businesses); all of them when left out.
+             * @example 3f2b8c1e-5d4a-4c1b-9e7f-2a6d8b0c4e11
+             */
+            business_uuid?: string;
+            /**
+             * @description A note for the owner, e.g. "kitchen printer".
+             * @example Kitchen printer
+             */
+            description?: string;
+            /**
+             * @description The events wanted, one to four of them.
+             * @example [
+             *       "order.created"
+             *     ]
+             */
+            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "ping")[];
+            /**
+             * @description Where events are POSTed: http or https, and (unless the service allows
+             *     private addresses) a host that resolves to public addresses only.
+             * @example https://pos.example.com/hooks/orders
+             */
+            url: string;
+        };
+        CreatedWebhookResponseDto: {
+            /** @description Null when the endpoint receives the events of all the caller's businesses. */
+            business_uuid: string | null;
+            /** @description Deliveries that ended failed in a row (reset by any success). */
+            consecutive_failures: number;
+            created_at: string;
+            description: string | null;
+            /** @description False when turned off by the owner, or by the service after 20 failed deliveries in a row. */
+            enabled: boolean;
+            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "ping")[];
+            /**
+             * @description The signing secret (`whsec_` + base64). Shown only now; store it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            updated_at: string;
+            url: string;
+            uuid: string;
         };
         DeliveryDataDto: {
             delivery_address?: string;
@@ -975,6 +1167,27 @@ export interface components {
             /** @description Unique, ignoring letter case (409 otherwise). */
             username?: string | null;
         };
+        UpdateWebhookDto: {
+            /**
+             * @description An empty string clears it.
+             * @example Front desk POS
+             */
+            description?: string;
+            /**
+             * @description Turning an endpoint back on also clears its count of failed deliveries.
+             * @example true
+             */
+            enabled?: boolean;
+            /**
+             * @example [
+             *       "order.created",
+             *       "order.status_changed"
+             *     ]
+             */
+            events?: ("order.created" | "order.status_changed" | "order.payment_changed" | "ping")[];
+            /** @example https://pos.example.com/hooks/orders-v2 */
+            url?: string;
+        };
         UploadFileRequestDto: {
             /**
              * @description A relative folder such as `business/logo/<your user uuid>`. No leading
@@ -1055,6 +1268,49 @@ export interface components {
             email_address?: string;
             /** @description The code from the verification email. */
             token_to_verify_email_address: string;
+        };
+        WebhookDeliveryResponseDto: {
+            /** @description 1 for the first attempt, counting up with retries and redeliveries. */
+            attempt: number;
+            created_at: string;
+            duration_ms: number | null;
+            /** @description Why the attempt failed, in words. */
+            error: string | null;
+            /** @description The event's id, sent as `webhook-id`: the same for every attempt of the event. */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "order.created" | "order.status_changed" | "order.payment_changed" | "ping";
+            /** @description Pending: when it is due. Failed: when the retry is due, null when none follows. */
+            next_attempt_at: string | null;
+            /** @description The start of the receiver's answer body, at most 1 KB. */
+            response_body: string | null;
+            /** @description The receiver's HTTP status; null when no answer came (refused, timed out, unreachable). */
+            response_status: number | null;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /** @description The attempt's uuid (give it to redeliver). */
+            uuid: string;
+        };
+        WebhookEndpointResponseDto: {
+            /** @description Null when the endpoint receives the events of all the caller's businesses. */
+            business_uuid: string | null;
+            /** @description Deliveries that ended failed in a row (reset by any success). */
+            consecutive_failures: number;
+            created_at: string;
+            description: string | null;
+            /** @description False when turned off by the owner, or by the service after 20 failed deliveries in a row. */
+            enabled: boolean;
+            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "ping")[];
+            updated_at: string;
+            url: string;
+            uuid: string;
+        };
+        WebhookSecretResponseDto: {
+            /**
+             * @description The new signing secret; the previous one no longer signs anything. Shown only now.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
         };
     };
     responses: never;
@@ -3102,6 +3358,449 @@ export interface operations {
             };
             /** @description CONFLICT */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookEndpointResponseDto"][];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["CreatedWebhookResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookEndpointResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookEndpointResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookEndpointResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: number;
+                /** @description Default 20, at most 100. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookDeliveryResponseDto"][];
+                        meta?: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    redeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+                delivery_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookDeliveryResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookDeliveryResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookSecretResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

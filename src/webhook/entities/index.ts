@@ -1,0 +1,9 @@
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEventEntity } from './webhook-event.entity';
+
+export { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity };
+export type { WebhookDeliveryStatus } from './webhook-delivery.entity';
+
+/** The webhook module's tables, registered in src/database/entities.ts. */
+export const WEBHOOK_ENTITIES = [WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity];

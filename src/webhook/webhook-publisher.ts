@@ -1,0 +1,57 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { OrderInboxService } from '../order/order-inbox.service';
+import { OrderEntity } from '../order/entities';
+import { OrderChangeKind, OrderEventBus } from '../order/realtime/order-event-bus';
+import { eventOfChange, WebhookEventType } from './domain/webhook-events';
+import { WebhookQueue } from './webhook-queue';
+import { WebhookRepository } from './webhook.repository';
+
+/**
+ * Turns order changes into webhook events inside the transaction that makes
+ * the change: placement → `order.created`, a status move →
+ * `order.status_changed`, a payment move → `order.payment_changed` (a note
+ * sends nothing). One event per enabled endpoint of the order's owner that
+ * wants the type and is not limited to another business. A change that rolls
+ * back takes its events with it.
+ */
+@Injectable()
+export class WebhookPublisher implements OnModuleInit {
+  constructor(
+    private readonly bus: OrderEventBus,
+    private readonly orders: OrderInboxService,
+    private readonly repository: WebhookRepository,
+    private readonly queue: WebhookQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.bus.onChange((manager, order, changes) => this.publish(manager, order, changes));
+  }
+
+  async publish(
+    manager: EntityManager,
+    order: OrderEntity,
+    changes: readonly OrderChangeKind[],
+  ): Promise<void> {
+    const types = new Set<WebhookEventType>();
+    for (const change of changes) {
+      const type = eventOfChange(change);
+      if (type) types.add(type);
+    }
+    let view: Record<string, unknown> | undefined;
+    for (const type of types) {
+      const endpoints = await this.repository.matchingEndpoints(
+        manager,
+        order.ownerUuid,
+        order.businessUuid,
+        type,
+      );
+      if (endpoints.length === 0) continue;
+      // Read once, only when someone wants it: most owners have no endpoints.
+      view ??= { ...(await this.orders.ownerView(manager, order)) };
+      for (const endpoint of endpoints) {
+        await this.queue.enqueueEvent(manager, endpoint, type, { order: view });
+      }
+    }
+  }
+}
