@@ -9,8 +9,9 @@ import { StorefrontController } from './storefront.controller';
 import { StorefrontService } from './storefront.service';
 
 /**
- * Businesses, menus and items (API.md §4, D11–D17). Exports EntityService
- * (findOrderableMenu for the orders module), the type registry, and
+ * Businesses, menus and items, and the public storefront. Exports
+ * EntityService (findOrderableMenu for the orders module), StorefrontService
+ * (whether a business is open, for placement), the type registry, and
  * FeaturedUrlChecks for the files module to register its check with.
  */
 @Module({
@@ -23,6 +24,6 @@ import { StorefrontService } from './storefront.service';
     StorefrontService,
     FeaturedUrlChecks,
   ],
-  exports: [EntityService, EntityTypeRegistry, FeaturedUrlChecks],
+  exports: [EntityService, EntityTypeRegistry, FeaturedUrlChecks, StorefrontService],
 })
 export class EntityModule {}

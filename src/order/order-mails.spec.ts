@@ -27,6 +27,7 @@ const order: OrderResponseDto = {
       title_name: 'Platter',
       category: 'Food',
       unit_price_amount: '19.99',
+      options: [],
       quantity: 3,
       line_total: '59.97',
       item_note: 'no onions',

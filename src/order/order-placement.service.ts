@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { EntityService } from '../entity/entity.service';
+import { StorefrontService } from '../entity/storefront.service';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
 import { OutboxService } from '../outbox/outbox.service';
@@ -52,6 +53,7 @@ export class OrderPlacementService {
     private readonly rateLimit: RateLimitService,
     private readonly idempotency: IdempotencyService,
     private readonly events: OrderEventBus,
+    private readonly storefront: StorefrontService,
   ) {}
 
   async placeOrder(
@@ -115,6 +117,20 @@ export class OrderPlacementService {
       throw ApiError.notFound('The menu does not exist or is not open for orders.');
     }
     const { menu, business, items } = orderable;
+
+    // A business outside its opening hours, or whose owner switched orders off, takes none.
+    const open = this.storefront.openStateOf(business);
+    if (!open.open) {
+      const when = open.nextChangeText ? `; it opens again at ${open.nextChangeText}` : '';
+      throw ApiError.unprocessable(`The business is closed and takes no orders now${when}.`, [
+        {
+          field: 'menu_uuid',
+          message: `the business is closed${when}`,
+          closed: true,
+          opens_at: open.nextChangeText,
+        },
+      ]);
+    }
 
     // Rule 1: a method other than cash must be offered by the menu.
     const providers = menu.extraData.menu_checkout_payments_providers;
@@ -180,6 +196,7 @@ export class OrderPlacementService {
         titleName: line.titleName === null ? null : line.titleName.slice(0, 255),
         category: line.category,
         unitPriceAmount: formatMoney(line.unitPrice),
+        options: line.options.map((option) => ({ ...option })),
         quantity: line.quantity,
         lineTotal: formatMoney(line.lineTotal),
         itemNote: line.itemNote,

@@ -3,15 +3,33 @@ import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
 import { PAYMENT_PROCESSORS } from '../domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
 
+/** An option chosen on an order line, as it was when the order was placed. */
+export class OrderLineOptionDto {
+  @ApiProperty({ example: 'size' })
+  group!: string;
+  @ApiProperty({ example: 'Size' })
+  group_title!: string | null;
+  @ApiProperty({ example: 'large' })
+  option!: string;
+  @ApiProperty({ example: 'Large' })
+  option_title!: string | null;
+  /** What the option added to the unit price, two decimals. */
+  @ApiProperty({ example: '1.50' })
+  price_delta!: string;
+}
+
 export class OrderLineResponseDto {
   item_uuid!: string;
   /** The item's title when the order was placed. */
   title_name!: string | null;
   /** The item's category when the order was placed (`Delivery` marks a delivery option). */
   category!: string | null;
-  /** The item's unit price when the order was placed, two decimals. */
+  /** The unit price when the order was placed, chosen options included, two decimals. */
   @ApiProperty({ example: '19.99' })
   unit_price_amount!: string;
+  /** The chosen options; [] for an item ordered without options. */
+  @ApiProperty({ type: [OrderLineOptionDto] })
+  options!: OrderLineOptionDto[];
   quantity!: number;
   @ApiProperty({ example: '59.97' })
   line_total!: string;
@@ -109,6 +127,7 @@ export function toOrderLineResponse(line: OrderLineEntity): OrderLineResponseDto
     title_name: line.titleName,
     category: line.category,
     unit_price_amount: line.unitPriceAmount,
+    options: (line.options ?? []) as unknown as OrderLineOptionDto[],
     quantity: line.quantity,
     line_total: line.lineTotal,
     item_note: line.itemNote,
