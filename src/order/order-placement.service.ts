@@ -13,7 +13,12 @@ import { formatMoney, parseAmount, withinTolerance } from './domain/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
 import { isUuid } from './domain/uuid';
-import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
+import { OrderTokens } from './domain/order-token';
+import {
+  OrderResponseDto,
+  PlacedOrderResponseDto,
+  toOrderResponse,
+} from './dto/order-response.dto';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { NotificationRepository } from './notification.repository';
@@ -54,13 +59,14 @@ export class OrderPlacementService {
     private readonly idempotency: IdempotencyService,
     private readonly events: OrderEventBus,
     private readonly storefront: StorefrontService,
+    private readonly tokens: OrderTokens,
   ) {}
 
   async placeOrder(
     dto: PlaceOrderDto,
     idempotencyHeader: string | undefined,
     clientIp: string,
-  ): Promise<ApiResult<OrderResponseDto>> {
+  ): Promise<ApiResult<PlacedOrderResponseDto>> {
     const key = this.idempotency.parseKey(idempotencyHeader);
     // Rule 8; before the transaction (the limiter may use its own connection).
     await this.rateLimit.consume(
@@ -87,11 +93,16 @@ export class OrderPlacementService {
       }
       return { replayed: false, status: 201, body: order };
     });
+    // The guest's token is derived from the order, never stored: the replay answers the same one.
+    const body: PlacedOrderResponseDto = {
+      ...outcome.body,
+      order_token: this.tokens.tokenFor(outcome.body.uuid),
+    };
     return outcome.replayed
-      ? new ApiResult(outcome.body, 'Order already placed', undefined, outcome.status, {
+      ? new ApiResult(body, 'Order already placed', undefined, outcome.status, {
           'Idempotent-Replayed': 'true',
         })
-      : new ApiResult(outcome.body, 'Order placed', undefined, outcome.status);
+      : new ApiResult(body, 'Order placed', undefined, outcome.status);
   }
 
   /** D22: the owner is notified at placement; this only confirms the order exists. */

@@ -5,7 +5,7 @@ import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { ApiResult } from '../http/envelope';
 import { Message } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
-import { OrderResponseDto } from './dto/order-response.dto';
+import { OrderResponseDto, PlacedOrderResponseDto } from './dto/order-response.dto';
 import { OrderNotifyResponseDto } from './dto/order-notify-response.dto';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { UpdateOrderDto } from './dto/update-order.dto';
@@ -36,16 +36,17 @@ export class OrderController {
     description:
       '1–128 visible ASCII characters. The same key with the same body within 24 h answers the first order again with `Idempotent-Replayed: true`; with another body, 409.',
   })
-  @ApiEnvelope(OrderResponseDto, {
+  @ApiEnvelope(PlacedOrderResponseDto, {
     status: 201,
-    description: 'The order (also the replay of a repeated Idempotency-Key)',
+    description:
+      'The order and the guest’s order_token (also the replay of a repeated Idempotency-Key)',
   })
   @ApiErrors(400, 404, 409, 413, 422, 429)
   placeOrder(
     @Body() dto: PlaceOrderDto,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Ip() ip: string,
-  ): Promise<ApiResult<OrderResponseDto>> {
+  ): Promise<ApiResult<PlacedOrderResponseDto>> {
     return this.placement.placeOrder(dto, idempotencyKey, ip);
   }
 

@@ -143,9 +143,13 @@ describe('openState', () => {
   });
 
   it('uses the zone of the hours, not the machine', () => {
-    const lagos = { timezone: 'Africa/Lagos', weekly: { mon: [['08:00', '22:00']] }, closures: [] };
+    const lagos: OpeningHours = {
+      timezone: 'Africa/Lagos',
+      weekly: { mon: [['08:00', '22:00']] },
+      closures: [],
+    };
     // 07:30Z is 08:30 in Lagos (+01:00, no daylight saving).
-    expect(openState(lagos as OpeningHours, true, at('2026-06-01T07:30:00Z'))).toEqual({
+    expect(openState(lagos, true, at('2026-06-01T07:30:00Z'))).toEqual({
       open: true,
       nextChangeAt: at('2026-06-01T21:00:00Z'),
     });

@@ -1,4 +1,4 @@
-import { ApiProperty, PickType } from '@nestjs/swagger';
+import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
 import { PAYMENT_PROCESSORS } from '../domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
@@ -172,4 +172,26 @@ export function toOrderResponse(
     created_at: iso(order.createdAt),
     updated_at: iso(order.updatedAt),
   };
+}
+
+/** The placement's answer: the order and the guest's token for it. */
+export class PlacedOrderResponseDto extends OrderResponseDto {
+  /**
+   * The guest's capability for this one order: send it as `x-order-token`
+   * (or `?order_token=`) to read the order, follow its stream and cancel it
+   * while pending. Every replay of the placement answers the same token; it
+   * is derived from the order, never stored.
+   */
+  @ApiProperty({ example: 'kq3V0mS2pDq1R8xkz6m3qN4v9yU7tW1bC5dE8fG0hJ4' })
+  order_token!: string;
+}
+
+/** The order as its guest may see it: everything but the owner's own note. */
+export class GuestOrderResponseDto extends OmitType(OrderResponseDto, ['owner_note'] as const) {}
+
+/** The guest view: the owner's note and its history entries are left out. */
+export function toGuestOrderResponse(order: OrderResponseDto): GuestOrderResponseDto {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { owner_note, ...rest } = order;
+  return { ...rest, history: rest.history.filter((entry) => entry.field !== 'owner_note') };
 }
