@@ -41,6 +41,8 @@ export interface AppConfig {
   maxUploadBytes: number;
   s3: S3Config | undefined;
   storefrontCacheTtlMs: number;
+  /** Address of the guest storefront web app; QR codes point at `{frontUrl}/app/<business>/menu/<menu>`. */
+  frontUrl: string;
 }
 
 export const DEVELOPMENT_API_KEY = 'dev-api-key-change-me';
@@ -226,6 +228,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
 
+  // Printed QR codes carry it, so production must say where the storefront is.
+  const frontUrl = url(env, 'FRONT_URL', ['http:', 'https:']);
+  if (frontUrl === undefined && production) {
+    throw new ConfigError('FRONT_URL', 'is required when NODE_ENV=production');
+  }
+
   return {
     port,
     nodeEnv,
@@ -255,5 +263,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 5 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     s3: storageDriver === 's3' ? s3Config(env) : undefined,
     storefrontCacheTtlMs: int(env, 'STOREFRONT_CACHE_TTL_MS', 2000, 0, 60000),
+    frontUrl: (frontUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
   };
 }

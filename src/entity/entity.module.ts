@@ -6,6 +6,8 @@ import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { StorefrontCache } from './storefront-cache';
 import { StorefrontController } from './storefront.controller';
+import { StorefrontQrController } from './storefront-qr.controller';
+import { StorefrontQrService } from './storefront-qr.service';
 import { StorefrontService } from './storefront.service';
 
 /**
@@ -15,13 +17,14 @@ import { StorefrontService } from './storefront.service';
  * FeaturedUrlChecks for the files module to register its check with.
  */
 @Module({
-  controllers: [EntityController, StorefrontController],
+  controllers: [EntityController, StorefrontController, StorefrontQrController],
   providers: [
     EntityTypeRegistry,
     EntityRepository,
     EntityService,
     StorefrontCache,
     StorefrontService,
+    StorefrontQrService,
     FeaturedUrlChecks,
   ],
   exports: [EntityService, EntityTypeRegistry, FeaturedUrlChecks, StorefrontService],

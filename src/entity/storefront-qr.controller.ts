@@ -1,0 +1,68 @@
+import { Get, Param, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Response } from 'express';
+import { Public } from '../auth/auth.decorator';
+import { ApiErrors } from '../http/api-docs';
+import { RawResponse } from '../http/envelope.interceptor';
+import { SpaceController } from '../http/url-space';
+import { StorefrontQrQueryDto } from './dto/storefront-qr-query.dto';
+import { StorefrontQr, StorefrontQrService } from './storefront-qr.service';
+
+/**
+ * A code changes only with FRONT_URL or a meta_key, so caches may keep it an
+ * hour; the ETag lets them check cheaply after that (304 on a match).
+ */
+function sendQr(res: Response, qr: StorefrontQr): void {
+  res
+    .status(200)
+    .set({
+      'Content-Type': qr.contentType,
+      'Cache-Control': 'public, max-age=3600',
+      ETag: qr.etag,
+    })
+    .send(qr.body);
+}
+
+@ApiTags('storefront')
+@SpaceController('core', 'storefront')
+export class StorefrontQrController {
+  constructor(private readonly qr: StorefrontQrService) {}
+
+  /**
+   * The storefront address of a public menu as an SVG QR code, for table
+   * cards and flyers: `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`,
+   * each segment percent-encoded. No key: it holds only a public address.
+   */
+  @Get(':business_meta_key/menu/:menu_meta_key/qr.svg')
+  @Public()
+  @RawResponse()
+  @ApiProduces('image/svg+xml')
+  @ApiOkResponse({ description: 'The QR code as SVG', schema: { type: 'string' } })
+  @ApiErrors(404)
+  getStorefrontQrSvg(
+    @Param('business_meta_key') businessMetaKey: string,
+    @Param('menu_meta_key') menuMetaKey: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.qr.svg(businessMetaKey, menuMetaKey).then((qr) => sendQr(res, qr));
+  }
+
+  /** The same QR code as a PNG of `size` × `size` pixels (128–2048, default 512). */
+  @Get(':business_meta_key/menu/:menu_meta_key/qr.png')
+  @Public()
+  @RawResponse()
+  @ApiProduces('image/png')
+  @ApiOkResponse({
+    description: 'The QR code as PNG',
+    schema: { type: 'string', format: 'binary' },
+  })
+  @ApiErrors(400, 404)
+  getStorefrontQrPng(
+    @Param('business_meta_key') businessMetaKey: string,
+    @Param('menu_meta_key') menuMetaKey: string,
+    @Query() query: StorefrontQrQueryDto,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.qr.png(businessMetaKey, menuMetaKey, query.size).then((qr) => sendQr(res, qr));
+  }
+}
