@@ -1,3 +1,4 @@
+import { OrderStreamHub } from '../src/order/realtime/order-stream.hub';
 import { createTestDatabase, serverUrl } from './support/database';
 import { newCatalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
@@ -182,6 +183,19 @@ describe("the guest's view of an order", () => {
       expect(stream.events.every((e) => e.data.uuid === order.uuid)).toBe(true);
       expect(event.data).not.toHaveProperty('owner_note');
     } finally {
+      stream.close();
+    }
+  });
+
+  it("sends heartbeats on the guest's stream while idle", async () => {
+    const order = await placed();
+    const hub = t.app.get(OrderStreamHub);
+    hub.heartbeatMs = 100;
+    const stream = await openGuestStream(t, order.uuid, order.order_token);
+    try {
+      await stream.waitForComment('heartbeat', 5_000);
+    } finally {
+      hub.heartbeatMs = 15_000;
       stream.close();
     }
   });
