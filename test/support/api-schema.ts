@@ -825,7 +825,7 @@ export interface components {
         };
         GuestOrderResponseDto: {
             /**
-             * @description The total computed by the server (D19), two decimals.
+             * @description The total the server computed from the lines' prices, two decimals.
              * @example 59.97
              */
             amount: string;
@@ -840,7 +840,7 @@ export interface components {
                 [key: string]: string;
             } | null;
             general_note: string | null;
-            /** @description Every change, oldest first (§5.2). */
+            /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
             items: components["schemas"]["OrderLineResponseDto"][];
             menu_uuid: string;
@@ -971,7 +971,7 @@ export interface components {
         };
         OrderResponseDto: {
             /**
-             * @description The total computed by the server (D19), two decimals.
+             * @description The total the server computed from the lines' prices, two decimals.
              * @example 59.97
              */
             amount: string;
@@ -986,7 +986,7 @@ export interface components {
                 [key: string]: string;
             } | null;
             general_note: string | null;
-            /** @description Every change, oldest first (§5.2). */
+            /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
             items: components["schemas"]["OrderLineResponseDto"][];
             menu_uuid: string;
@@ -1042,7 +1042,7 @@ export interface components {
         };
         PlacedOrderResponseDto: {
             /**
-             * @description The total computed by the server (D19), two decimals.
+             * @description The total the server computed from the lines' prices, two decimals.
              * @example 59.97
              */
             amount: string;
@@ -1057,7 +1057,7 @@ export interface components {
                 [key: string]: string;
             } | null;
             general_note: string | null;
-            /** @description Every change, oldest first (§5.2). */
+            /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
             items: components["schemas"]["OrderLineResponseDto"][];
             menu_uuid: string;

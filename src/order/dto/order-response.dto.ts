@@ -61,7 +61,7 @@ export class OrderResponseDto {
   payment_status!: string;
   menu_uuid!: string;
   business_uuid!: string;
-  /** The total computed by the server (D19), two decimals. */
+  /** The total the server computed from the lines' prices, two decimals. */
   @ApiProperty({ example: '59.97' })
   amount!: string;
   /** The menu's currency ticker. */
@@ -79,7 +79,7 @@ export class OrderResponseDto {
   owner_note!: string | null;
   @ApiProperty({ type: [OrderLineResponseDto] })
   items!: OrderLineResponseDto[];
-  /** Every change, oldest first (§5.2). */
+  /** Every change, oldest first. */
   @ApiProperty({ type: [OrderHistoryEntryDto] })
   history!: OrderHistoryEntryDto[];
   created_at!: string;
