@@ -141,10 +141,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Places a guest order (§5.1). The server checks every rule: payment method,
-         *     public menu and items, quantities, at most one delivery line, the exact
-         *     total (D19), and stores the order, its notification and mails in one
-         *     transaction (D21). Send an Idempotency-Key to make retries safe (D20).
+         * Places a guest order. The server checks every rule: payment method,
+         *     public menu and items, the business open (opening hours and its
+         *     accepting_orders switch), nothing sold out, each line's options,
+         *     quantities, at most one delivery line, and the exact total of the lines
+         *     priced with their options; it stores the order, its notification and
+         *     mails in one transaction. The answer carries the guest's order_token.
+         *     Send an Idempotency-Key to make retries safe.
          */
         post: operations["placeOrder"];
         delete?: never;
