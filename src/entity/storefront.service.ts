@@ -84,7 +84,8 @@ export class StorefrontService {
    */
   openStateOf(business: Pick<EntityRecord, 'extraData'>): BusinessOpenState {
     const hours = readOpeningHours(business.extraData.opening_hours);
-    const accepting = business.extraData.accepting_orders !== false;
+    const switchValue = business.extraData.accepting_orders;
+    const accepting = switchValue !== false && switchValue !== 'false';
     const state = openState(hours, accepting, this.clock.now());
     const nextChangeText = state.nextChangeAt
       ? hours

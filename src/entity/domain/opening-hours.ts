@@ -46,7 +46,7 @@ export function isTimeZone(zone: unknown): zone is string {
     return false;
   }
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    formatterOf(zone);
     return true;
   } catch {
     return false;
