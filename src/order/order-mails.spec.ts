@@ -89,6 +89,36 @@ describe('order mails', () => {
     }
   });
 
+  it('names the chosen options of a line', () => {
+    const withOptions = {
+      ...order,
+      items: [
+        {
+          ...order.items[0],
+          options: [
+            {
+              group: 'size',
+              group_title: 'Size',
+              option: 'large',
+              option_title: 'Large',
+              price_delta: '1.50',
+            },
+            {
+              group: 'extras',
+              group_title: 'Extras',
+              option: 'cheese',
+              option_title: null,
+              price_delta: '0.75',
+            },
+          ],
+        },
+      ],
+    };
+    expect(ownerAlertMail(withOptions, business, 'owner@example.test').text).toContain(
+      '3 × Platter (Large, cheese) @ 19.99 NGN',
+    );
+  });
+
   it('leaves out an on-premises place the storefront sent empty', () => {
     const mail = customerCopyMail(
       { ...order, onpremise_data: { customer_onpremise_location: '_' } },
