@@ -1,5 +1,5 @@
 import { Get, Param, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Response } from 'express';
 import { Public } from '../auth/auth.decorator';
 import { ApiErrors } from '../http/api-docs';
@@ -28,12 +28,12 @@ function sendQr(res: Response, qr: StorefrontQr): void {
 export class StorefrontQrController {
   constructor(private readonly qr: StorefrontQrService) {}
 
-  /**
-   * The storefront address of a public menu as an SVG QR code, for table
-   * cards and flyers: `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`,
-   * each segment percent-encoded. No key: it holds only a public address.
-   */
   @Get(':business_meta_key/menu/:menu_meta_key/qr.svg')
+  @ApiOperation({
+    summary: "A public menu's storefront QR code as SVG",
+    description:
+      'For table cards and flyers: a QR code of `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`, each segment percent-encoded as encodeURIComponent does, with the stored meta_keys (they match here ignoring case). No key: it holds only a public address. Cacheable for an hour, with an ETag. 404 when the menu is not public.',
+  })
   @Public()
   @RawResponse()
   @ApiProduces('image/svg+xml')
@@ -47,8 +47,12 @@ export class StorefrontQrController {
     return this.qr.svg(businessMetaKey, menuMetaKey).then((qr) => sendQr(res, qr));
   }
 
-  /** The same QR code as a PNG of `size` × `size` pixels (128–2048, default 512). */
   @Get(':business_meta_key/menu/:menu_meta_key/qr.png')
+  @ApiOperation({
+    summary: "A public menu's storefront QR code as PNG",
+    description:
+      'The same code as the SVG, as a PNG of `size` × `size` pixels (128–2048, default 512; anything else is 400). No key. Cacheable for an hour, with an ETag. 404 when the menu is not public.',
+  })
   @Public()
   @RawResponse()
   @ApiProduces('image/png')

@@ -1,5 +1,12 @@
 import { Body, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Request, Response } from 'express';
 import { ApiKeyOnly, Auth } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
@@ -16,6 +23,7 @@ const TOKEN_HEADER = {
 };
 const TOKEN_QUERY = {
   name: 'order_token',
+  type: String,
   required: false,
   description: 'The order_token of the placement answer, when no x-order-token header is sent.',
 };
@@ -35,17 +43,21 @@ function tokenOf(header: string | undefined, query: unknown): unknown {
 export class OrderGuestController {
   constructor(private readonly guest: OrderGuestService) {}
 
-  /**
-   * Server-Sent Events of one order for its guest: `order.updated` with the
-   * order's summary as JSON `data` on each change (status, payment), and a
-   * comment line as heartbeat every 15 s. EventSource cannot send headers,
-   * so the key and the token go in the query.
-   */
   @Get('order/:uuid/stream')
+  @ApiOperation({
+    summary: "Follow one order's changes as its guest (Server-Sent Events)",
+    description:
+      "`order.updated` with the order's summary as JSON `data` on each change of this order (status, payment), whichever replica made it, and a comment line as heartbeat every 15 s. EventSource cannot send headers, so the key and the token go in the query (`api_key`, `order_token`). A wrong or missing token is 404, as for an unknown order.",
+  })
   @Auth({ bearer: 'none', queryCredentials: true })
   @RawResponse()
   @ApiProduces('text/event-stream')
-  @ApiQuery({ name: 'api_key', required: false, description: 'The API key, for EventSource' })
+  @ApiQuery({
+    name: 'api_key',
+    type: String,
+    required: false,
+    description: 'The API key, for EventSource',
+  })
   @ApiQuery(TOKEN_QUERY)
   @ApiHeader(TOKEN_HEADER)
   @ApiOkResponse({ description: 'An endless event stream', schema: { type: 'string' } })
@@ -60,8 +72,12 @@ export class OrderGuestController {
     return this.guest.streamGuestOrder(uuid, tokenOf(header, query), req, res);
   }
 
-  /** The order as its guest sees it: status, lines, totals and history, without the owner's note. */
   @Get('order/:uuid')
+  @ApiOperation({
+    summary: 'Read an order as its guest',
+    description:
+      "The order as its guest may see it: status, lines with their options, totals and history, without the owner's note. The token is the placement's `order_token`, sent as `x-order-token` or `?order_token=`; a wrong or missing token is 404, as for an unknown order.",
+  })
   @ApiKeyOnly()
   @ApiHeader(TOKEN_HEADER)
   @ApiQuery(TOKEN_QUERY)
@@ -75,11 +91,12 @@ export class OrderGuestController {
     return this.guest.getGuestOrder(uuid, tokenOf(header, query));
   }
 
-  /**
-   * The guest cancels a pending order (history by the guest); the owner is
-   * notified and their stream gets the change. Any other state is 422.
-   */
   @Post('order/:uuid/cancel')
+  @ApiOperation({
+    summary: 'Cancel a pending order as its guest',
+    description:
+      'Moves a pending order to cancelled, recorded in the history with actor `guest` (by: null); the owner gets a notification with the optional reason and an `order.updated` event on their stream. An order in any other state is 422 and stays as it is. A wrong or missing token is 404, as for an unknown order.',
+  })
   @ApiKeyOnly()
   @HttpCode(200)
   @Message('Order cancelled')

@@ -163,7 +163,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The order as its guest sees it: status, lines, totals and history, without the owner's note. */
+        /**
+         * Read an order as its guest
+         * @description The order as its guest may see it: status, lines with their options, totals and history, without the owner's note. The token is the placement's `order_token`, sent as `x-order-token` or `?order_token=`; a wrong or missing token is 404, as for an unknown order.
+         */
         get: operations["getGuestOrder"];
         put?: never;
         post?: never;
@@ -183,8 +186,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * The guest cancels a pending order (history by the guest); the owner is
-         *     notified and their stream gets the change. Any other state is 422.
+         * Cancel a pending order as its guest
+         * @description Moves a pending order to cancelled, recorded in the history with actor `guest` (by: null); the owner gets a notification with the optional reason and an `order.updated` event on their stream. An order in any other state is 422 and stays as it is. A wrong or missing token is 404, as for an unknown order.
          */
         post: operations["cancelGuestOrder"];
         delete?: never;
@@ -218,10 +221,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Server-Sent Events of one order for its guest: `order.updated` with the
-         *     order's summary as JSON `data` on each change (status, payment), and a
-         *     comment line as heartbeat every 15 s. EventSource cannot send headers,
-         *     so the key and the token go in the query.
+         * Follow one order's changes as its guest (Server-Sent Events)
+         * @description `order.updated` with the order's summary as JSON `data` on each change of this order (status, payment), whichever replica made it, and a comment line as heartbeat every 15 s. EventSource cannot send headers, so the key and the token go in the query (`api_key`, `order_token`). A wrong or missing token is 404, as for an unknown order.
          */
         get: operations["streamGuestOrder"];
         put?: never;
@@ -462,7 +463,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The same QR code as a PNG of `size` × `size` pixels (128–2048, default 512). */
+        /**
+         * A public menu's storefront QR code as PNG
+         * @description The same code as the SVG, as a PNG of `size` × `size` pixels (128–2048, default 512; anything else is 400). No key. Cacheable for an hour, with an ETag. 404 when the menu is not public.
+         */
         get: operations["getStorefrontQrPng"];
         put?: never;
         post?: never;
@@ -480,9 +484,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The storefront address of a public menu as an SVG QR code, for table
-         *     cards and flyers: `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`,
-         *     each segment percent-encoded. No key: it holds only a public address.
+         * A public menu's storefront QR code as SVG
+         * @description For table cards and flyers: a QR code of `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`, each segment percent-encoded as encodeURIComponent does, with the stored meta_keys (they match here ignoring case). No key: it holds only a public address. Cacheable for an hour, with an ETag. 404 when the menu is not public.
          */
         get: operations["getStorefrontQrSvg"];
         put?: never;
@@ -1741,7 +1744,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The order_token of the placement answer, when no x-order-token header is sent. */
-                order_token?: unknown;
+                order_token?: string;
             };
             header?: {
                 /** @description The order_token of the placement answer (or send it as ?order_token=). */
@@ -1789,7 +1792,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The order_token of the placement answer, when no x-order-token header is sent. */
-                order_token?: unknown;
+                order_token?: string;
             };
             header?: {
                 /** @description The order_token of the placement answer (or send it as ?order_token=). */
@@ -1901,9 +1904,9 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The order_token of the placement answer, when no x-order-token header is sent. */
-                order_token?: unknown;
+                order_token?: string;
                 /** @description The API key, for EventSource */
-                api_key?: unknown;
+                api_key?: string;
             };
             header?: {
                 /** @description The order_token of the placement answer (or send it as ?order_token=). */
