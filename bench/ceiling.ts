@@ -13,7 +13,7 @@
  * Configured by the environment: CEILING_PORT, CEILING_DATABASE_URL,
  * CEILING_POOL_SIZE, CEILING_NAMESPACE.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { Pool, PoolClient } from 'pg';
@@ -91,16 +91,17 @@ WHERE e.entity_type = $3 AND e.trashed_at IS NULL AND (e.status = 'enabled' AND 
   delivery_data, onpremise_data, created_at, updated_at`,
   insertLines: (count: number) =>
     `INSERT INTO order_lines (order_uuid, position, item_uuid, title_name, category,
-         unit_price_amount, quantity, line_total, item_note)
+         unit_price_amount, options, quantity, line_total, item_note)
        VALUES ${Array.from(
          { length: count },
-         (_, i) => `(${Array.from({ length: 9 }, (_, j) => `$${i * 9 + j + 1}`).join(', ')})`,
+         (_, i) =>
+           `(${Array.from({ length: 10 }, (_, j) => `$${i * 10 + j + 1}${j === 6 ? '::jsonb' : ''}`).join(', ')})`,
        ).join(', ')}
        RETURNING uuid, order_uuid, position, item_uuid, title_name, category,
-  unit_price_amount, quantity, line_total, item_note`,
-  insertEvent: `INSERT INTO order_events (order_uuid, field, from_value, to_value, actor_uuid)
-       VALUES ($1, $2, $3, $4, $5)
-       RETURNING id, order_uuid, field, from_value, to_value, actor_uuid, created_at`,
+  unit_price_amount, options, quantity, line_total, item_note`,
+  insertEvent: `INSERT INTO order_events (order_uuid, field, from_value, to_value, actor_uuid, actor)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING id, order_uuid, field, from_value, to_value, actor_uuid, actor, created_at`,
   notification:
     'INSERT INTO notifications (user_uuid, kind, title, body, data) VALUES ($1, $2, $3, $4, $5::jsonb)',
   owner: 'SELECT email, name FROM users WHERE uuid = $1',
@@ -144,7 +145,14 @@ async function floor(
       JSON.stringify({
         status: true,
         message: 'Storefront found',
-        data: { business, menu, items: items.slice(0, 1000), items_truncated: items.length > 1000 },
+        data: {
+          business,
+          menu,
+          items: items.slice(0, 1000),
+          items_truncated: items.length > 1000,
+          open_now: true,
+          next_change_at: null,
+        },
       }),
     );
     bytes = { plain, gzipped: gzipSync(plain) };
@@ -183,7 +191,14 @@ async function storefront(res: ServerResponse, businessKey: string, menuKey: str
   send(res, 200, {
     status: true,
     message: 'Storefront found',
-    data: { business, menu, items: items.slice(0, 1000), items_truncated: items.length > 1000 },
+    data: {
+      business,
+      menu,
+      items: items.slice(0, 1000),
+      items_truncated: items.length > 1000,
+      open_now: true,
+      next_change_at: null,
+    },
   });
 }
 
@@ -221,6 +236,8 @@ async function list(res: ServerResponse, query: URLSearchParams) {
   });
 }
 
+const TOKEN_KEY = createHmac('sha256', 'bench-secret').update('order-token').digest();
+
 const REFERENCE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 function orderReference(): string {
@@ -233,6 +250,46 @@ function orderReference(): string {
 function cents(text: string): number {
   const [whole, fraction = ''] = text.split('.');
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/**
+ * The options of one cart line priced as the service prices them: each must
+ * exist in its group, be available and be chosen once, and each group's
+ * count must lie within its min and max. Answers the added cents and the
+ * snapshot the line keeps.
+ */
+function priceOptions(item: any, chosen: Array<{ group: string; option: string }> = []) {
+  const groups: any[] = Array.isArray(item.extra_data.option_groups)
+    ? item.extra_data.option_groups
+    : [];
+  const counts = new Map<string, number>();
+  const seen = new Set<string>();
+  let delta = 0;
+  const options = chosen.map((choice) => {
+    const group = groups.find((g) => g.key === choice.group);
+    const option = group?.options.find((o: any) => o.key === choice.option);
+    const id = `${choice.group}/${choice.option}`;
+    if (!option || option.available === false || seen.has(id)) {
+      throw new Error(`Line option ${id} cannot be ordered`);
+    }
+    seen.add(id);
+    counts.set(group.key, (counts.get(group.key) ?? 0) + 1);
+    delta += cents(option.price_delta);
+    return {
+      group: group.key,
+      group_title: group.title,
+      option: option.key,
+      option_title: option.title,
+      price_delta: option.price_delta,
+    };
+  });
+  for (const group of groups) {
+    const count = counts.get(group.key) ?? 0;
+    if (count < group.min_selected || count > group.max_selected) {
+      throw new Error(`Group ${group.key}: ${count} options chosen`);
+    }
+  }
+  return { delta, options };
 }
 
 function money(value: number): string {
@@ -284,13 +341,23 @@ async function placeOrder(req: IncomingMessage, res: ServerResponse) {
       ]),
     );
     const lines = body.cart_items.map(
-      (line: { uuid: string; quantity: number; item_note?: string }, position: number) => {
+      (
+        line: {
+          uuid: string;
+          quantity: number;
+          item_note?: string;
+          options?: Array<{ group: string; option: string }>;
+        },
+        position: number,
+      ) => {
         const item = items.get(line.uuid);
-        const unit = cents(item.extra_data.unit_price_amount);
+        const priced = priceOptions(item, line.options);
+        const unit = cents(item.extra_data.unit_price_amount) + priced.delta;
         return {
           position,
           item,
           unit,
+          options: priced.options,
           quantity: line.quantity,
           total: unit * line.quantity,
           note: line.item_note || null,
@@ -327,6 +394,7 @@ async function placeOrder(req: IncomingMessage, res: ServerResponse) {
           line.item.title_name,
           line.item.extra_data.category,
           money(line.unit),
+          JSON.stringify(line.options),
           line.quantity,
           money(line.total),
           line.note,
@@ -334,7 +402,7 @@ async function placeOrder(req: IncomingMessage, res: ServerResponse) {
       )
     ).rows;
     const storedEvents = (
-      await client.query(SQL.insertEvent, [orderUuid, 'status', null, 'pending', null])
+      await client.query(SQL.insertEvent, [orderUuid, 'status', null, 'pending', null, 'guest'])
     ).rows;
     const answer = {
       ...order,
@@ -342,6 +410,7 @@ async function placeOrder(req: IncomingMessage, res: ServerResponse) {
         item_uuid: line.item_uuid,
         title_name: line.title_name,
         unit_price_amount: line.unit_price_amount,
+        options: line.options,
         quantity: line.quantity,
         line_total: line.line_total,
         item_note: line.item_note,
@@ -351,6 +420,7 @@ async function placeOrder(req: IncomingMessage, res: ServerResponse) {
         from: event.from_value,
         to: event.to_value,
         by: event.actor_uuid,
+        actor: event.actor,
         at: event.created_at,
       })),
     };
@@ -411,7 +481,13 @@ async function placeOrder(req: IncomingMessage, res: ServerResponse) {
       orderUuid,
     ]);
     await client.query('COMMIT');
-    send(res, 201, { status: true, message: 'Order placed', data: answer });
+    // The guest's token, derived as the service derives it (never stored).
+    const orderToken = createHmac('sha256', TOKEN_KEY).update(orderUuid).digest('base64url');
+    send(res, 201, {
+      status: true,
+      message: 'Order placed',
+      data: { ...answer, order_token: orderToken },
+    });
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;

@@ -43,7 +43,15 @@ import {
   waitForOk,
 } from './processes';
 import { judge, OrderCheck, renderTable, Results, ScenarioResult, ServiceRun } from './report';
-import { BIG_MENU_META_KEY, BUSINESS_META_KEY, seed, Seeded, SeededItem } from './seed';
+import {
+  BIG_MENU_META_KEY,
+  BUSINESS_META_KEY,
+  chosenOptions,
+  OPTION_GROUPS,
+  seed,
+  Seeded,
+  SeededItem,
+} from './seed';
 import { LoadAnswer, LoadSpec } from './types';
 
 const ROOT = join(__dirname, '..');
@@ -197,6 +205,7 @@ async function startService(
     DATABASE_URL: dbUrl,
     DATABASE_POOL_SIZE: String(settings.poolSize),
     DATA_DIR: join(workDir, `${label}-data`),
+    FRONT_URL: 'http://localhost:3000',
     LOG_LEVEL: 'warn',
     // The load comes from one address; the limits would refuse it by design.
     RATE_LIMIT_ORDER_PER_MINUTE: '100000',
@@ -258,8 +267,15 @@ function orderBodies(seeded: Seeded): string[] {
       const item = items[(start + i) % items.length];
       lines.push({ item, quantity: Math.min(item.minimum + (i % 2), item.maximum) });
     }
+    const deltaCents = (line: number) =>
+      chosenOptions(line).reduce((sum, choice) => {
+        const group = OPTION_GROUPS.find((g) => g.key === choice.group)!;
+        const option = group.options.find((o) => o.key === choice.option)!;
+        return sum + Math.round(Number(option.price_delta) * 100);
+      }, 0);
     const cents = lines.reduce(
-      (sum, line) => sum + Math.round(Number(line.item.unitPrice) * 100) * line.quantity,
+      (sum, line, i) =>
+        sum + (Math.round(Number(line.item.unitPrice) * 100) + deltaCents(i)) * line.quantity,
       0,
     );
     return JSON.stringify({
@@ -276,7 +292,12 @@ function orderBodies(seeded: Seeded): string[] {
         customer_onpremise_location_number: String(start % 20),
         customer_onpremise_location: `table_${start % 20}`,
       },
-      cart_items: lines.map(({ item, quantity }) => ({ uuid: item.uuid, quantity, item_note: '' })),
+      cart_items: lines.map(({ item, quantity }, i) => ({
+        uuid: item.uuid,
+        quantity,
+        item_note: '',
+        options: chosenOptions(i),
+      })),
     });
   });
 }
@@ -370,7 +391,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
     const c = await load(loader, 'P1 ceiling', { ...spec, url: ceiling.base + paths.storefront });
     scenarios.push({
       id: 'P1',
-      title: 'P1 storefront, 1000 items (cache off)',
+      title: 'P1 storefront, 1000 items with 2 option groups each (cache off)',
       service: s.measured,
       ceiling: c.measured,
       ratio: s.measured!.requestsPerSecond / c.measured!.requestsPerSecond,
@@ -436,7 +457,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
     );
     scenarios.push({
       id: 'P3',
-      title: 'P3 order, 5 lines, unique Idempotency-Key',
+      title: 'P3 order, 5 lines with options, unique Idempotency-Key',
       service: s.measured,
       ceiling: c.measured,
       ratio: s.measured!.requestsPerSecond / c.measured!.requestsPerSecond,

@@ -14,6 +14,42 @@ export const SMALL_MENU_META_KEY = 'drinks';
 export const BIG_MENU_ITEMS = 1000;
 export const SMALL_MENU_ITEMS = 100;
 
+/**
+ * Every seeded item carries these two option groups (a size, one of two, and
+ * up to three extras), so the storefront answers them and orders price them.
+ */
+export const OPTION_GROUPS = [
+  {
+    key: 'size',
+    title: 'Size',
+    min_selected: 1,
+    max_selected: 1,
+    options: [
+      { key: 'regular', title: 'Regular', price_delta: '0' },
+      { key: 'large', title: 'Large', price_delta: '1.50' },
+    ],
+  },
+  {
+    key: 'extras',
+    title: 'Extras',
+    min_selected: 0,
+    max_selected: 3,
+    options: [
+      { key: 'cheese', title: 'Cheese', price_delta: '0.75' },
+      { key: 'olives', title: 'Olives', price_delta: '0.50' },
+      { key: 'chili', title: 'Chili', price_delta: '0.25' },
+    ],
+  },
+];
+
+/** The options a bench order line chooses, varied by its place in the cart. */
+export function chosenOptions(line: number): Array<{ group: string; option: string }> {
+  const chosen = [{ group: 'size', option: line % 2 ? 'large' : 'regular' }];
+  chosen.push({ group: 'extras', option: 'cheese' });
+  if (line % 3 === 0) chosen.push({ group: 'extras', option: 'olives' });
+  return chosen;
+}
+
 export interface SeededItem {
   uuid: string;
   unitPrice: string;
@@ -206,6 +242,7 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
             maximum_quantity_per_order: maximum,
             // A permutation of 0..count-1, so the sort has real work to do.
             sort_position: (index * 617) % count,
+            option_groups: OPTION_GROUPS,
           },
         },
         201,

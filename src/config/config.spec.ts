@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       corsOrigins: '*',
       storageDriver: 'local',
       maxUploadBytes: 5 * 1024 * 1024,
+      frontUrl: 'http://localhost:3000',
     });
     expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
     expect(config).toMatchObject({
@@ -57,6 +58,8 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'production', JWT_SECRET: strongSecret }, 'API_KEYS'],
     [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20) }, 'JWT_SECRET'],
     [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20), JWT_SECRET: 'short' }, 'JWT_SECRET'],
+    [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20), JWT_SECRET: strongSecret }, 'FRONT_URL'],
+    [{ FRONT_URL: 'shop.example' }, 'FRONT_URL'],
   ])('refuses %p naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
@@ -67,7 +70,9 @@ describe('loadConfig', () => {
       NODE_ENV: 'production',
       API_KEYS: 'a'.repeat(20) + ',' + 'b'.repeat(20),
       JWT_SECRET: strongSecret,
+      FRONT_URL: 'https://menu.example/',
     });
+    expect(config.frontUrl).toBe('https://menu.example');
     expect(config.apiKeys).toHaveLength(2);
     expect(config.usingDevelopmentApiKey).toBe(false);
     expect(config.corsOrigins).toEqual([]);

@@ -47,6 +47,8 @@ export interface AppConfig {
   webhookAllowPrivateUrls: boolean;
   /** Input keying material for the key that encrypts webhook signing secrets at rest. */
   webhookSecretKey: string;
+  /** Address of the guest storefront web app; QR codes point at `{frontUrl}/app/<business>/menu/<menu>`. */
+  frontUrl: string;
 }
 
 export const DEVELOPMENT_API_KEY = 'dev-api-key-change-me';
@@ -272,6 +274,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const storageDriver = oneOf(env, 'STORAGE_DRIVER', ['local', 's3'] as const, 'local');
 
+  // Printed QR codes carry it, so production must say where the storefront is.
+  const frontUrl = url(env, 'FRONT_URL', ['http:', 'https:']);
+  if (frontUrl === undefined && production) {
+    throw new ConfigError('FRONT_URL', 'is required when NODE_ENV=production');
+  }
+
   return {
     port,
     nodeEnv,
@@ -304,5 +312,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookRetryScheduleSeconds: retrySchedule(env, 'WEBHOOK_RETRY_SCHEDULE'),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookSecretKey: webhookSecretKey,
+    frontUrl: (frontUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
   };
 }

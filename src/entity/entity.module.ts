@@ -6,23 +6,27 @@ import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { StorefrontCache } from './storefront-cache';
 import { StorefrontController } from './storefront.controller';
+import { StorefrontQrController } from './storefront-qr.controller';
+import { StorefrontQrService } from './storefront-qr.service';
 import { StorefrontService } from './storefront.service';
 
 /**
- * Businesses, menus and items (API.md §4, D11–D17). Exports EntityService
- * (findOrderableMenu for the orders module), the type registry, and
+ * Businesses, menus and items, and the public storefront. Exports
+ * EntityService (findOrderableMenu for the orders module), StorefrontService
+ * (whether a business is open, for placement), the type registry, and
  * FeaturedUrlChecks for the files module to register its check with.
  */
 @Module({
-  controllers: [EntityController, StorefrontController],
+  controllers: [EntityController, StorefrontController, StorefrontQrController],
   providers: [
     EntityTypeRegistry,
     EntityRepository,
     EntityService,
     StorefrontCache,
     StorefrontService,
+    StorefrontQrService,
     FeaturedUrlChecks,
   ],
-  exports: [EntityService, EntityTypeRegistry, FeaturedUrlChecks],
+  exports: [EntityService, EntityTypeRegistry, FeaturedUrlChecks, StorefrontService],
 })
 export class EntityModule {}

@@ -141,3 +141,117 @@ describe('extra_data rules (API.md §4)', () => {
     expect(normaliseExtraData(business, fits).faults).toEqual([]);
   });
 });
+
+describe('option groups and availability of items', () => {
+  const groups = () => [
+    {
+      key: 'size',
+      title: 'Size',
+      min_selected: '1',
+      max_selected: 1,
+      options: [
+        { key: 'regular', title: 'Regular', price_delta: 0 },
+        { key: 'large', title: 'Large', price_delta: '1.50' },
+      ],
+    },
+    {
+      key: 'extras',
+      title: 'Extras',
+      options: [{ key: 'bacon', title: 'Bacon', price_delta: 1.25, available: 'false' }],
+    },
+  ];
+
+  it('normalises counts, deltas and availability, with defaults', () => {
+    const { value, faults } = normaliseExtraData(item, {
+      ...validItem,
+      available: 'false',
+      option_groups: groups(),
+    });
+    expect(faults).toEqual([]);
+    expect(value.available).toBe(false);
+    expect(value.option_groups).toEqual([
+      {
+        key: 'size',
+        title: 'Size',
+        min_selected: 1,
+        max_selected: 1,
+        options: [
+          { key: 'regular', title: 'Regular', price_delta: '0' },
+          { key: 'large', title: 'Large', price_delta: '1.50' },
+        ],
+      },
+      {
+        key: 'extras',
+        title: 'Extras',
+        min_selected: 0,
+        max_selected: 1,
+        options: [{ key: 'bacon', title: 'Bacon', price_delta: '1.25', available: false }],
+      },
+    ]);
+  });
+
+  const broken = (change: (g: any[]) => unknown) => {
+    const g = groups();
+    const input = change(g) ?? g;
+    return fieldsOf(normaliseExtraData(item, { ...validItem, option_groups: input }).faults);
+  };
+
+  it.each<[string, (g: any[]) => unknown, string]>([
+    ['not a list', () => ({ size: [] }), 'extra_data.option_groups'],
+    ['a group that is not an object', (g) => void (g[1] = 'extras'), 'extra_data.option_groups[1]'],
+    ['a bad group key', (g) => void (g[0].key = 'Size!'), 'extra_data.option_groups[0].key'],
+    ['a repeated group key', (g) => void (g[1].key = 'size'), 'extra_data.option_groups[1].key'],
+    [
+      'a repeated option key',
+      (g) => void (g[0].options[1].key = 'regular'),
+      'extra_data.option_groups[0].options[1].key',
+    ],
+    [
+      'a negative delta',
+      (g) => void (g[1].options[0].price_delta = '-1'),
+      'extra_data.option_groups[1].options[0].price_delta',
+    ],
+    [
+      'a delta with three decimals',
+      (g) => void (g[1].options[0].price_delta = '0.125'),
+      'extra_data.option_groups[1].options[0].price_delta',
+    ],
+    ['no options list', (g) => void delete g[0].options, 'extra_data.option_groups[0].options'],
+    [
+      'min above max',
+      (g) => void (g[0].min_selected = 2),
+      'extra_data.option_groups[0].min_selected',
+    ],
+    [
+      'max above the number of options',
+      (g) => void (g[0].max_selected = 3),
+      'extra_data.option_groups[0].max_selected',
+    ],
+    [
+      'a negative min',
+      (g) => void (g[0].min_selected = -1),
+      'extra_data.option_groups[0].min_selected',
+    ],
+    [
+      'an availability that is not a boolean',
+      (g) => void (g[1].options[0].available = 'maybe'),
+      'extra_data.option_groups[1].options[0].available',
+    ],
+    [
+      'more than 20 groups',
+      () => Array.from({ length: 21 }, (_, i) => ({ key: `g${i}`, options: [] })),
+      'extra_data.option_groups',
+    ],
+    [
+      'more than 50 options',
+      (g) =>
+        void (g[1].options = Array.from({ length: 51 }, (_, i) => ({
+          key: `o${i}`,
+          price_delta: '0',
+        }))),
+      'extra_data.option_groups[1].options',
+    ],
+  ])('refuses %s, naming the path', (_, change, field) => {
+    expect(broken(change)).toEqual([field]);
+  });
+});

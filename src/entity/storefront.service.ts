@@ -2,12 +2,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
 import { successBody } from '../http/envelope';
 import { StorefrontResponseDto, toEntityResponse } from './dto/entity-response.dto';
 import { MAX_PER_PAGE } from './dto/list-entities-query.dto';
 import { EntityRepository } from './entity.repository';
 import { EntityTypeRegistry } from './entity-types';
+import { isoInZone, OpenState, openState, readOpeningHours } from './domain/opening-hours';
+import { EntityRecord } from './entity-record.entity';
 import { StorefrontCache } from './storefront-cache';
 
 export const STOREFRONT_MESSAGE = 'Storefront found';
@@ -26,6 +29,19 @@ export interface StorefrontAnswer {
   /** Only for cached answers: compressing each uncached answer would cost more than it saves here. */
   gzipped?: Buffer;
   etag: string;
+  /**
+   * The answer's `open_now` holds from `validFrom` until `validUntil` (ms of
+   * the service clock; null: no known end). Outside that span a cached
+   * answer is built again, so it never says open once the business has closed.
+   */
+  validFrom: number;
+  validUntil: number | null;
+}
+
+/** Whether a business takes orders now, and when that changes, as the storefront and placement tell it. */
+export interface BusinessOpenState extends OpenState {
+  /** `nextChangeAt` as ISO 8601 with the business's own offset; null when not known. */
+  nextChangeText: string | null;
 }
 
 /** The weak ETag Express gives a JSON body by default, so conditional GETs behave as elsewhere. */
@@ -58,13 +74,38 @@ export class StorefrontService {
     private readonly types: EntityTypeRegistry,
     private readonly repository: EntityRepository,
     private readonly cache: StorefrontCache<StorefrontAnswer>,
+    private readonly clock: Clock,
   ) {}
+
+  /**
+   * The one place that decides whether a business is open: its
+   * `opening_hours` and `accepting_orders` at the service clock's now.
+   * Placement and the storefront answer both ask here.
+   */
+  openStateOf(business: Pick<EntityRecord, 'extraData'>): BusinessOpenState {
+    const hours = readOpeningHours(business.extraData.opening_hours);
+    const switchValue = business.extraData.accepting_orders;
+    const accepting = switchValue !== false && switchValue !== 'false';
+    const state = openState(hours, accepting, this.clock.now());
+    const nextChangeText = state.nextChangeAt
+      ? hours
+        ? isoInZone(state.nextChangeAt, hours.timezone)
+        : state.nextChangeAt.toISOString()
+      : null;
+    return { ...state, nextChangeText };
+  }
+
+  /** A cached answer is served only while its open state still holds. */
+  private stillTrue(answer: StorefrontAnswer): boolean {
+    const now = this.clock.nowMs();
+    return now >= answer.validFrom && (answer.validUntil === null || now < answer.validUntil);
+  }
 
   async getStorefront(businessMetaKey: string, menuMetaKey: string): Promise<StorefrontAnswer> {
     if (!this.cache.enabled) return this.build(businessMetaKey, menuMetaKey);
     const key = JSON.stringify([businessMetaKey, menuMetaKey]);
     const hit = this.cache.lookup(key);
-    if (hit) {
+    if (hit && this.stillTrue(hit.value)) {
       if (hit.refreshDue) this.refresh(key, businessMetaKey, menuMetaKey);
       return hit.value;
     }
@@ -118,14 +159,23 @@ export class StorefrontService {
       MAX_PER_PAGE + 1,
     );
 
+    const validFrom = this.clock.nowMs();
+    const open = this.openStateOf(business);
     const data: StorefrontResponseDto = {
       business: toEntityResponse(business),
       menu: toEntityResponse(menu),
       items: items.slice(0, MAX_PER_PAGE).map(toEntityResponse),
       items_truncated: items.length > MAX_PER_PAGE,
+      open_now: open.open,
+      next_change_at: open.nextChangeText,
     };
     const body = Buffer.from(JSON.stringify(successBody(data, STOREFRONT_MESSAGE)));
-    const answer: StorefrontAnswer = { body, etag: weakEtag(body) };
+    const answer: StorefrontAnswer = {
+      body,
+      etag: weakEtag(body),
+      validFrom,
+      validUntil: open.nextChangeAt ? open.nextChangeAt.getTime() : null,
+    };
     if (store) {
       // On the thread pool, so the event loop keeps serving while it runs.
       answer.gzipped = await gzipAsync(body);

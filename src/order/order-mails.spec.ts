@@ -27,6 +27,7 @@ const order: OrderResponseDto = {
       title_name: 'Platter',
       category: 'Food',
       unit_price_amount: '19.99',
+      options: [],
       quantity: 3,
       line_total: '59.97',
       item_note: 'no onions',
@@ -86,6 +87,36 @@ describe('order mails', () => {
     for (const part of ['Total: 59.97 NGN', 'guest@example.test', '+2348000000000', 'Ring twice']) {
       expect(mail.text).toContain(part);
     }
+  });
+
+  it('names the chosen options of a line', () => {
+    const withOptions = {
+      ...order,
+      items: [
+        {
+          ...order.items[0],
+          options: [
+            {
+              group: 'size',
+              group_title: 'Size',
+              option: 'large',
+              option_title: 'Large',
+              price_delta: '1.50',
+            },
+            {
+              group: 'extras',
+              group_title: 'Extras',
+              option: 'cheese',
+              option_title: null,
+              price_delta: '0.75',
+            },
+          ],
+        },
+      ],
+    };
+    expect(ownerAlertMail(withOptions, business, 'owner@example.test').text).toContain(
+      '3 × Platter (Large, cheese) @ 19.99 NGN',
+    );
   });
 
   it('leaves out an on-premises place the storefront sent empty', () => {

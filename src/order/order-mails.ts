@@ -59,7 +59,8 @@ function paymentLabel(processor: string): string {
 
 function lineList(order: OrderResponseDto): string[] {
   return order.items.map((line) => {
-    const title = line.title_name ?? line.item_uuid;
+    const chosen = (line.options ?? []).map((option) => option.option_title ?? option.option);
+    const title = `${line.title_name ?? line.item_uuid}${chosen.length ? ` (${chosen.join(', ')})` : ''}`;
     const note = line.item_note ? `\n      note: ${line.item_note}` : '';
     return `  ${line.quantity} × ${title} @ ${money(order, line.unit_price_amount)} = ${money(order, line.line_total)}${note}`;
   });

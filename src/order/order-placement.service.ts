@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { EntityService } from '../entity/entity.service';
+import { StorefrontService } from '../entity/storefront.service';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
 import { OutboxService } from '../outbox/outbox.service';
@@ -12,7 +13,12 @@ import { formatMoney, parseAmount, withinTolerance } from './domain/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
 import { isUuid } from './domain/uuid';
-import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
+import { OrderTokens } from './domain/order-token';
+import {
+  OrderResponseDto,
+  PlacedOrderResponseDto,
+  toOrderResponse,
+} from './dto/order-response.dto';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { NotificationRepository } from './notification.repository';
@@ -52,13 +58,15 @@ export class OrderPlacementService {
     private readonly rateLimit: RateLimitService,
     private readonly idempotency: IdempotencyService,
     private readonly events: OrderEventBus,
+    private readonly storefront: StorefrontService,
+    private readonly tokens: OrderTokens,
   ) {}
 
   async placeOrder(
     dto: PlaceOrderDto,
     idempotencyHeader: string | undefined,
     clientIp: string,
-  ): Promise<ApiResult<OrderResponseDto>> {
+  ): Promise<ApiResult<PlacedOrderResponseDto>> {
     const key = this.idempotency.parseKey(idempotencyHeader);
     // Rule 8; before the transaction (the limiter may use its own connection).
     await this.rateLimit.consume(
@@ -85,11 +93,16 @@ export class OrderPlacementService {
       }
       return { replayed: false, status: 201, body: order };
     });
+    // The guest's token is derived from the order, never stored: the replay answers the same one.
+    const body: PlacedOrderResponseDto = {
+      ...outcome.body,
+      order_token: this.tokens.tokenFor(outcome.body.uuid),
+    };
     return outcome.replayed
-      ? new ApiResult(outcome.body, 'Order already placed', undefined, outcome.status, {
+      ? new ApiResult(body, 'Order already placed', undefined, outcome.status, {
           'Idempotent-Replayed': 'true',
         })
-      : new ApiResult(outcome.body, 'Order placed', undefined, outcome.status);
+      : new ApiResult(body, 'Order placed', undefined, outcome.status);
   }
 
   /** D22: the owner is notified at placement; this only confirms the order exists. */
@@ -115,6 +128,20 @@ export class OrderPlacementService {
       throw ApiError.notFound('The menu does not exist or is not open for orders.');
     }
     const { menu, business, items } = orderable;
+
+    // A business outside its opening hours, or whose owner switched orders off, takes none.
+    const open = this.storefront.openStateOf(business);
+    if (!open.open) {
+      const when = open.nextChangeText ? `; it opens again at ${open.nextChangeText}` : '';
+      throw ApiError.unprocessable(`The business is closed and takes no orders now${when}.`, [
+        {
+          field: 'menu_uuid',
+          message: `the business is closed${when}`,
+          closed: true,
+          opens_at: open.nextChangeText,
+        },
+      ]);
+    }
 
     // Rule 1: a method other than cash must be offered by the menu.
     const providers = menu.extraData.menu_checkout_payments_providers;
@@ -180,6 +207,7 @@ export class OrderPlacementService {
         titleName: line.titleName === null ? null : line.titleName.slice(0, 255),
         category: line.category,
         unitPriceAmount: formatMoney(line.unitPrice),
+        options: line.options.map((option) => ({ ...option })),
         quantity: line.quantity,
         lineTotal: formatMoney(line.lineTotal),
         itemNote: line.itemNote,

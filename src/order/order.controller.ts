@@ -5,7 +5,7 @@ import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { ApiResult } from '../http/envelope';
 import { Message } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
-import { OrderResponseDto } from './dto/order-response.dto';
+import { OrderResponseDto, PlacedOrderResponseDto } from './dto/order-response.dto';
 import { OrderNotifyResponseDto } from './dto/order-notify-response.dto';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { UpdateOrderDto } from './dto/update-order.dto';
@@ -22,10 +22,13 @@ export class OrderController {
   ) {}
 
   /**
-   * Places a guest order (§5.1). The server checks every rule: payment method,
-   * public menu and items, quantities, at most one delivery line, the exact
-   * total (D19), and stores the order, its notification and mails in one
-   * transaction (D21). Send an Idempotency-Key to make retries safe (D20).
+   * Places a guest order. The server checks every rule: payment method,
+   * public menu and items, the business open (opening hours and its
+   * accepting_orders switch), nothing sold out, each line's options,
+   * quantities, at most one delivery line, and the exact total of the lines
+   * priced with their options; it stores the order, its notification and
+   * mails in one transaction. The answer carries the guest's order_token.
+   * Send an Idempotency-Key to make retries safe.
    */
   @Post('order')
   @ApiKeyOnly()
@@ -36,16 +39,17 @@ export class OrderController {
     description:
       '1–128 visible ASCII characters. The same key with the same body within 24 h answers the first order again with `Idempotent-Replayed: true`; with another body, 409.',
   })
-  @ApiEnvelope(OrderResponseDto, {
+  @ApiEnvelope(PlacedOrderResponseDto, {
     status: 201,
-    description: 'The order (also the replay of a repeated Idempotency-Key)',
+    description:
+      'The order and the guest’s order_token (also the replay of a repeated Idempotency-Key)',
   })
   @ApiErrors(400, 404, 409, 413, 422, 429)
   placeOrder(
     @Body() dto: PlaceOrderDto,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Ip() ip: string,
-  ): Promise<ApiResult<OrderResponseDto>> {
+  ): Promise<ApiResult<PlacedOrderResponseDto>> {
     return this.placement.placeOrder(dto, idempotencyKey, ip);
   }
 

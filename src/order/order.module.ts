@@ -1,10 +1,15 @@
 import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs/common';
+import { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../config/config.module';
 import { EntityModule } from '../entity/entity.module';
+import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
 import { NotificationController } from './notification.controller';
 import { NotificationRepository } from './notification.repository';
 import { NotificationService } from './notification.service';
+import { OrderGuestController } from './order-guest.controller';
+import { OrderGuestService } from './order-guest.service';
 import { OrderInboxController } from './order-inbox.controller';
 import { OrderInboxService } from './order-inbox.service';
 import { OrderPlacementService } from './order-placement.service';
@@ -23,8 +28,19 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  */
 @Module({
   imports: [EntityModule],
-  controllers: [OrderController, OrderInboxController, NotificationController],
+  controllers: [
+    OrderController,
+    OrderGuestController,
+    OrderInboxController,
+    NotificationController,
+  ],
   providers: [
+    {
+      provide: OrderTokens,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new OrderTokens(config.jwtSecret),
+    },
+    OrderGuestService,
     OrderRepository,
     NotificationRepository,
     IdempotencyRepository,

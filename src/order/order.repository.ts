@@ -27,6 +27,8 @@ export interface NewOrderLine {
   titleName: string | null;
   category: string | null;
   unitPriceAmount: string;
+  /** The chosen options as the line keeps them; [] for none. */
+  options: ReadonlyArray<Record<string, unknown>>;
   quantity: number;
   lineTotal: string;
   itemNote: string | null;
@@ -56,7 +58,7 @@ const ORDER_COLUMNS = `uuid, order_reference, menu_uuid, business_uuid, owner_uu
   customer_phone_number, customer_requested_order_email_copy, general_note, owner_note,
   delivery_data, onpremise_data, created_at, updated_at`;
 const LINE_COLUMNS = `uuid, order_uuid, position, item_uuid, title_name, category,
-  unit_price_amount, quantity, line_total, item_note`;
+  unit_price_amount, options, quantity, line_total, item_note`;
 const EVENT_COLUMNS = 'id, order_uuid, field, from_value, to_value, actor_uuid, actor, created_at';
 
 interface OrderRow {
@@ -89,6 +91,7 @@ interface OrderLineRow {
   title_name: string | null;
   category: string | null;
   unit_price_amount: string;
+  options: Array<Record<string, unknown>>;
   quantity: number;
   line_total: string;
   item_note: string | null;
@@ -143,6 +146,7 @@ function toLine(row: OrderLineRow): OrderLineEntity {
     titleName: row.title_name,
     category: row.category,
     unitPriceAmount: row.unit_price_amount,
+    options: row.options,
     quantity: row.quantity,
     lineTotal: row.line_total,
     itemNote: row.item_note,
@@ -224,15 +228,16 @@ export class OrderRepository {
         line.titleName,
         line.category,
         line.unitPriceAmount,
+        JSON.stringify(line.options),
         line.quantity,
         line.lineTotal,
         line.itemNote,
       );
-      return `(${Array.from({ length: 9 }, (_, i) => `$${first + i + 1}`).join(', ')})`;
+      return `(${Array.from({ length: 10 }, (_, i) => `$${first + i + 1}${i === 6 ? '::jsonb' : ''}`).join(', ')})`;
     });
     const rows: OrderLineRow[] = await manager.query(
       `INSERT INTO order_lines (order_uuid, position, item_uuid, title_name, category,
-         unit_price_amount, quantity, line_total, item_note)
+         unit_price_amount, options, quantity, line_total, item_note)
        VALUES ${tuples.join(', ')}
        RETURNING ${LINE_COLUMNS}`,
       values,

@@ -141,12 +141,55 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Places a guest order (§5.1). The server checks every rule: payment method,
-         *     public menu and items, quantities, at most one delivery line, the exact
-         *     total (D19), and stores the order, its notification and mails in one
-         *     transaction (D21). Send an Idempotency-Key to make retries safe (D20).
+         * Places a guest order. The server checks every rule: payment method,
+         *     public menu and items, the business open (opening hours and its
+         *     accepting_orders switch), nothing sold out, each line's options,
+         *     quantities, at most one delivery line, and the exact total of the lines
+         *     priced with their options; it stores the order, its notification and
+         *     mails in one transaction. The answer carries the guest's order_token.
+         *     Send an Idempotency-Key to make retries safe.
          */
         post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/order/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an order as its guest
+         * @description The order as its guest may see it: status, lines with their options, totals and history, without the owner's note. The token is the placement's `order_token`, sent as `x-order-token` or `?order_token=`; a wrong or missing token is 404, as for an unknown order.
+         */
+        get: operations["getGuestOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/order/{uuid}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending order as its guest
+         * @description Moves a pending order to cancelled, recorded in the history with actor `guest` (by: null); the owner gets a notification with the optional reason and an `order.updated` event on their stream. An order in any other state is 422 and stays as it is. A wrong or missing token is 404, as for an unknown order.
+         */
+        post: operations["cancelGuestOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -164,6 +207,26 @@ export interface paths {
         put?: never;
         /** D22: the server already notified the owner; kept for clients that make this call. */
         post: operations["notifyOrderOwner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/order/{uuid}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow one order's changes as its guest (Server-Sent Events)
+         * @description `order.updated` with the order's summary as JSON `data` on each change of this order (status, payment), whichever replica made it, and a comment line as heartbeat every 15 s. EventSource cannot send headers, so the key and the token go in the query (`api_key`, `order_token`). A wrong or missing token is 404, as for an unknown order.
+         */
+        get: operations["streamGuestOrder"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -385,6 +448,46 @@ export interface paths {
          *     write to any of these records shows at once.
          */
         get: operations["getStorefront"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/storefront/{business_meta_key}/menu/{menu_meta_key}/qr.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public menu's storefront QR code as PNG
+         * @description The same code as the SVG, as a PNG of `size` × `size` pixels (128–2048, default 512; anything else is 400). No key. Cacheable for an hour, with an ETag. 404 when the menu is not public.
+         */
+        get: operations["getStorefrontQrPng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/storefront/{business_meta_key}/menu/{menu_meta_key}/qr.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A public menu's storefront QR code as SVG
+         * @description For table cards and flyers: a QR code of `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`, each segment percent-encoded as encodeURIComponent does, with the stored meta_keys (they match here ignoring case). No key: it holds only a public address. Cacheable for an hour, with an ETag. 404 when the menu is not public.
+         */
+        get: operations["getStorefrontQrSvg"];
         put?: never;
         post?: never;
         delete?: never;
@@ -705,8 +808,32 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CancelOrderDto: {
+            /**
+             * @description Why, for the owner's notification; at most 500 characters.
+             * @example Ordered the wrong size
+             */
+            reason?: string;
+        };
         CartItemDto: {
             item_note?: string;
+            /**
+             * @description The options chosen for this line, from the item's option groups. Each
+             *     group's count must lie within its min_selected … max_selected; each
+             *     option must exist, be available and be chosen once. The line's unit price
+             *     is the item's price plus the chosen options' price_delta.
+             * @example [
+             *       {
+             *         "group": "size",
+             *         "option": "large"
+             *       },
+             *       {
+             *         "group": "extras",
+             *         "option": "cheese"
+             *       }
+             *     ]
+             */
+            options?: components["schemas"]["CartOptionDto"][];
             /** @description Within the item's minimum_quantity_per_order … maximum_quantity_per_order. */
             quantity: number;
             /**
@@ -714,6 +841,12 @@ export interface components {
              * @description The menu item (a public item of the ordered menu).
              */
             uuid: string;
+        };
+        CartOptionDto: {
+            /** @example size */
+            group: string;
+            /** @example large */
+            option: string;
         };
         ChangePasswordDto: {
             /**
@@ -888,6 +1021,41 @@ export interface components {
             code: "VALIDATION_FAILED" | "BAD_REQUEST" | "API_KEY_INVALID" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "UNPROCESSABLE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL";
             details: components["schemas"]["ErrorDetailDto"][];
         };
+        GuestOrderResponseDto: {
+            /**
+             * @description The total the server computed from the lines' prices, two decimals.
+             * @example 59.97
+             */
+            amount: string;
+            business_uuid: string;
+            created_at: string;
+            /** @description The menu's currency ticker. */
+            currency: string | null;
+            customer_email_address: string;
+            customer_phone_number: string | null;
+            customer_requested_order_email_copy: boolean;
+            delivery_data: {
+                [key: string]: string;
+            } | null;
+            general_note: string | null;
+            /** @description Every change, oldest first. */
+            history: components["schemas"]["OrderHistoryEntryDto"][];
+            items: components["schemas"]["OrderLineResponseDto"][];
+            menu_uuid: string;
+            onpremise_data: {
+                [key: string]: string;
+            } | null;
+            /** @description Short, human readable and unique, e.g. `K7MQ-2XPA`. */
+            order_reference: string;
+            /** @enum {string} */
+            payment_processor: "paystack" | "bank_transfer" | "cash";
+            /** @enum {string} */
+            payment_status: "unpaid" | "paid" | "refunded";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
+            updated_at: string;
+            uuid: string;
+        };
         LoginResultDto: {
             /** @description JWT (HS256) to send as `Authorization: Bearer <access_token>`. */
             access_token: string;
@@ -962,6 +1130,21 @@ export interface components {
             from: string | null;
             to: string | null;
         };
+        OrderLineOptionDto: {
+            /** @example size */
+            group: string;
+            /** @example Size */
+            group_title: string | null;
+            /** @example large */
+            option: string;
+            /** @example Large */
+            option_title: string | null;
+            /**
+             * @description What the option added to the unit price, two decimals.
+             * @example 1.50
+             */
+            price_delta: string;
+        };
         OrderLineResponseDto: {
             /** @description The item's category when the order was placed (`Delivery` marks a delivery option). */
             category: string | null;
@@ -969,11 +1152,13 @@ export interface components {
             item_uuid: string;
             /** @example 59.97 */
             line_total: string;
+            /** @description The chosen options; [] for an item ordered without options. */
+            options: components["schemas"]["OrderLineOptionDto"][];
             quantity: number;
             /** @description The item's title when the order was placed. */
             title_name: string | null;
             /**
-             * @description The item's unit price when the order was placed, two decimals.
+             * @description The unit price when the order was placed, chosen options included, two decimals.
              * @example 19.99
              */
             unit_price_amount: string;
@@ -984,7 +1169,7 @@ export interface components {
         };
         OrderResponseDto: {
             /**
-             * @description The total computed by the server (D19), two decimals.
+             * @description The total the server computed from the lines' prices, two decimals.
              * @example 59.97
              */
             amount: string;
@@ -999,7 +1184,7 @@ export interface components {
                 [key: string]: string;
             } | null;
             general_note: string | null;
-            /** @description Every change, oldest first (§5.2). */
+            /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
             items: components["schemas"]["OrderLineResponseDto"][];
             menu_uuid: string;
@@ -1052,6 +1237,50 @@ export interface components {
              * @enum {string}
              */
             payment_processor?: "paystack" | "bank_transfer" | "cash";
+        };
+        PlacedOrderResponseDto: {
+            /**
+             * @description The total the server computed from the lines' prices, two decimals.
+             * @example 59.97
+             */
+            amount: string;
+            business_uuid: string;
+            created_at: string;
+            /** @description The menu's currency ticker. */
+            currency: string | null;
+            customer_email_address: string;
+            customer_phone_number: string | null;
+            customer_requested_order_email_copy: boolean;
+            delivery_data: {
+                [key: string]: string;
+            } | null;
+            general_note: string | null;
+            /** @description Every change, oldest first. */
+            history: components["schemas"]["OrderHistoryEntryDto"][];
+            items: components["schemas"]["OrderLineResponseDto"][];
+            menu_uuid: string;
+            onpremise_data: {
+                [key: string]: string;
+            } | null;
+            /** @description Short, human readable and unique, e.g. `K7MQ-2XPA`. */
+            order_reference: string;
+            /**
+             * @description The guest's capability for this one order: send it as `x-order-token`
+             *     (or `?order_token=`) to read the order, follow its stream and cancel it
+             *     while pending. Every replay of the placement answers the same token; it
+             *     is derived from the order, never stored.
+             * @example kq3V0mS2pDq1R8xkz6m3qN4v9yU7tW1bC5dE8fG0hJ4
+             */
+            order_token: string;
+            owner_note: string | null;
+            /** @enum {string} */
+            payment_processor: "paystack" | "bank_transfer" | "cash";
+            /** @enum {string} */
+            payment_status: "unpaid" | "paid" | "refunded";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
+            updated_at: string;
+            uuid: string;
         };
         RegisterUserDto: {
             /**
@@ -1133,6 +1362,17 @@ export interface components {
             /** @description True when the menu has more than 1000 public items and only the first 1000 are here. */
             items_truncated: boolean;
             menu: components["schemas"]["EntityResponseDto"];
+            /**
+             * @description When `open_now` changes next, ISO 8601 with the business's offset; null when not known.
+             * @example 2026-12-24T22:00:00+01:00
+             */
+            next_change_at: string | null;
+            /**
+             * @description Whether the business takes orders at the moment of the answer: its
+             *     opening hours (always open without them) and its `accepting_orders`
+             *     switch (false: closed).
+             */
+            open_now: boolean;
         };
         SuccessEnvelopeDto: {
             message: string;
@@ -1680,14 +1920,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The order (also the replay of a repeated Idempotency-Key) */
+            /** @description The order and the guest’s order_token (also the replay of a repeated Idempotency-Key) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
-                        data: components["schemas"]["OrderResponseDto"];
+                        data: components["schemas"]["PlacedOrderResponseDto"];
                     };
                 };
             };
@@ -1756,6 +1996,124 @@ export interface operations {
             };
         };
     };
+    getGuestOrder: {
+        parameters: {
+            query?: {
+                /** @description The order_token of the placement answer, when no x-order-token header is sent. */
+                order_token?: string;
+            };
+            header?: {
+                /** @description The order_token of the placement answer (or send it as ?order_token=). */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["GuestOrderResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    cancelGuestOrder: {
+        parameters: {
+            query?: {
+                /** @description The order_token of the placement answer, when no x-order-token header is sent. */
+                order_token?: string;
+            };
+            header?: {
+                /** @description The order_token of the placement answer (or send it as ?order_token=). */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelOrderDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["GuestOrderResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     notifyOrderOwner: {
         parameters: {
             query?: never;
@@ -1794,6 +2152,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    streamGuestOrder: {
+        parameters: {
+            query?: {
+                /** @description The order_token of the placement answer, when no x-order-token header is sent. */
+                order_token?: string;
+                /** @description The API key, for EventSource */
+                api_key?: string;
+            };
+            header?: {
+                /** @description The order_token of the placement answer (or send it as ?order_token=). */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -2719,6 +3125,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getStorefrontQrPng: {
+        parameters: {
+            query?: {
+                /** @description Width and height of the PNG in pixels, 128–2048. */
+                size?: number;
+            };
+            header?: never;
+            path: {
+                business_meta_key: string;
+                menu_meta_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code as PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getStorefrontQrSvg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                business_meta_key: string;
+                menu_meta_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The QR code as SVG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

@@ -70,4 +70,15 @@ export class StorefrontResponseDto {
 
   /** True when the menu has more than 1000 public items and only the first 1000 are here. */
   items_truncated!: boolean;
+
+  /**
+   * Whether the business takes orders at the moment of the answer: its
+   * opening hours (always open without them) and its `accepting_orders`
+   * switch (false: closed).
+   */
+  open_now!: boolean;
+
+  /** When `open_now` changes next, ISO 8601 with the business's offset; null when not known. */
+  @ApiProperty({ type: 'string', nullable: true, example: '2026-12-24T22:00:00+01:00' })
+  next_change_at!: string | null;
 }

@@ -136,3 +136,139 @@ describe('cart pricing (rules 3 and 4, D19)', () => {
     expect(result.problems[0].field).toBe('amount');
   });
 });
+
+describe('cart pricing with options and sold-out items', () => {
+  const pizza = () =>
+    item(
+      {
+        unit_price_amount: '9.99',
+        option_groups: [
+          {
+            key: 'size',
+            title: 'Size',
+            min_selected: 1,
+            max_selected: 1,
+            options: [
+              { key: 'regular', title: 'Regular', price_delta: '0' },
+              { key: 'large', title: 'Large', price_delta: '1.50' },
+            ],
+          },
+          {
+            key: 'extras',
+            title: 'Extras',
+            min_selected: 0,
+            max_selected: 3,
+            options: [
+              { key: 'cheese', title: 'Cheese', price_delta: '0.75' },
+              { key: 'bacon', title: 'Bacon', price_delta: '1.25', available: false },
+            ],
+          },
+        ],
+      },
+      'Pizza',
+    );
+  const withOptions = (target: OrderableItem, quantity: number, options: string[][]) => ({
+    uuid: target.uuid,
+    quantity,
+    options: options.map(([group, option]) => ({ group, option })),
+  });
+
+  it('adds the chosen deltas to the unit price exactly and keeps them in item order', () => {
+    const p = pizza();
+    const result = priceCart(
+      [
+        withOptions(p, 2, [
+          ['extras', 'cheese'],
+          ['size', 'large'],
+        ]),
+      ],
+      catalogue(p),
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    expect(formatMoney(result.lines[0].unitPrice)).toBe('12.24');
+    expect(formatMoney(result.total)).toBe('24.48');
+    expect(result.lines[0].options).toEqual([
+      {
+        group: 'size',
+        group_title: 'Size',
+        option: 'large',
+        option_title: 'Large',
+        price_delta: '1.50',
+      },
+      {
+        group: 'extras',
+        group_title: 'Extras',
+        option: 'cheese',
+        option_title: 'Cheese',
+        price_delta: '0.75',
+      },
+    ]);
+  });
+
+  it.each([
+    ['missing required group', [['extras', 'cheese']], 'size'],
+    [
+      'too many',
+      [
+        ['size', 'large'],
+        ['size', 'regular'],
+      ],
+      'size',
+    ],
+    ['unknown option', [['size', 'huge']], 'size'],
+    [
+      'unknown group',
+      [
+        ['size', 'large'],
+        ['sauce', 'bbq'],
+      ],
+      'sauce',
+    ],
+    [
+      'sold-out option',
+      [
+        ['size', 'large'],
+        ['extras', 'bacon'],
+      ],
+      'extras',
+    ],
+    [
+      'the same option twice',
+      [
+        ['size', 'large'],
+        ['extras', 'cheese'],
+        ['extras', 'cheese'],
+      ],
+      'extras',
+    ],
+  ])('refuses %s, naming the line and the group', (_, options, group) => {
+    const p = pizza();
+    const other = item({}, 'Salad');
+    const result = priceCart(
+      [{ uuid: other.uuid, quantity: 1 }, withOptions(p, 1, options)],
+      catalogue(p, other),
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatchObject({ field: 'cart_items.1.options', line: 2, group });
+    expect(result.problems[0].message).toContain('Line 2');
+    expect(result.problems[0].message).toContain(`"${group}"`);
+  });
+
+  it('refuses an option on an item without option groups', () => {
+    const plain = item({}, 'Salad');
+    const result = priceCart([withOptions(plain, 1, [['size', 'large']])], catalogue(plain));
+    expect(result.ok).toBe(false);
+  });
+
+  it('refuses a sold-out item, naming the line', () => {
+    const gone = item({ available: false }, 'Soup');
+    const result = priceCart([line(gone)], catalogue(gone));
+    expect(result).toEqual({
+      ok: false,
+      problems: [expect.objectContaining({ field: 'cart_items.0.uuid', sold_out: true })],
+    });
+    if (!result.ok) expect(result.problems[0].message).toMatch(/Line 1.*sold out/);
+  });
+});

@@ -14,6 +14,31 @@ export interface CartLineInput {
   uuid: string;
   quantity: number;
   item_note?: string | null;
+  options?: ReadonlyArray<{ group: string; option: string }> | null;
+}
+
+/** A chosen option as the order line keeps it: titles and delta at the moment of the order. */
+export interface ChosenOption {
+  group: string;
+  group_title: string | null;
+  option: string;
+  option_title: string | null;
+  price_delta: string;
+}
+
+interface OptionRule {
+  key: string;
+  title: string | null;
+  priceDelta: Money;
+  available: boolean;
+}
+
+interface OptionGroupRule {
+  key: string;
+  title: string | null;
+  min: number;
+  max: number;
+  options: Map<string, OptionRule>;
 }
 
 /** A line as it is stored: a snapshot of the item at the moment of the order (D21). */
@@ -22,7 +47,9 @@ export interface PricedLine {
   itemUuid: string;
   titleName: string | null;
   category: string | null;
+  /** The item's price plus the deltas of the chosen options. */
   unitPrice: Money;
+  options: ChosenOption[];
   quantity: number;
   lineTotal: Money;
   itemNote: string | null;
@@ -48,6 +75,131 @@ function readText(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
 
+/** `available: false` marks a sold-out item or option; anything else (or nothing) is orderable. */
+function isAvailable(value: unknown): boolean {
+  return value !== false && value !== 'false';
+}
+
+/**
+ * The item's option groups as the pricing reads them. They were checked when
+ * the item was written; an entry that still does not read (stored before
+ * those checks) is left out, so its options are unknown and cannot be chosen.
+ */
+function optionGroupsOf(item: OrderableItem): OptionGroupRule[] {
+  const raw = item.extraData.option_groups;
+  if (!Array.isArray(raw)) return [];
+  const groups: OptionGroupRule[] = [];
+  for (const entry of raw as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const group = entry as Record<string, unknown>;
+    if (typeof group.key !== 'string' || !Array.isArray(group.options)) continue;
+    const options = new Map<string, OptionRule>();
+    for (const candidate of group.options as unknown[]) {
+      if (typeof candidate !== 'object' || candidate === null) continue;
+      const option = candidate as Record<string, unknown>;
+      const priceDelta = parsePrice(option.price_delta ?? '0');
+      if (typeof option.key !== 'string' || !priceDelta) continue;
+      options.set(option.key, {
+        key: option.key,
+        title: readText(option.title),
+        priceDelta,
+        available: isAvailable(option.available),
+      });
+    }
+    groups.push({
+      key: group.key,
+      title: readText(group.title),
+      min: readCount(group.min_selected) ?? 0,
+      max: readCount(group.max_selected) ?? options.size,
+      options,
+    });
+  }
+  return groups;
+}
+
+/**
+ * The options chosen on one line, checked against the item's groups: every
+ * option exists in its group, is available and is chosen once, and each
+ * group's count lies within its min and max. Problems name the line and the group.
+ */
+function chooseOptions(
+  item: OrderableItem,
+  input: CartLineInput,
+  index: number,
+  name: string,
+  problems: PricingProblem[],
+): ChosenOption[] {
+  const label = `Line ${index + 1}`;
+  const groups = optionGroupsOf(item);
+  const byKey = new Map(groups.map((group) => [group.key, group]));
+  const chosen: ChosenOption[] = [];
+  const counts = new Map<string, number>();
+  const seen = new Set<string>();
+  const before = problems.length;
+  const problem = (group: string, message: string, extra: Record<string, unknown> = {}) =>
+    problems.push({
+      field: `cart_items.${index}.options`,
+      message: `${label}, group "${group}": ${message}`,
+      line: index + 1,
+      group,
+      item_uuid: item.uuid,
+      ...extra,
+    });
+  for (const choice of input.options ?? []) {
+    const group = byKey.get(choice.group);
+    const option = group?.options.get(choice.option);
+    if (!group || !option) {
+      problem(choice.group, `"${choice.option}" is not an option of ${name}.`, {
+        option: choice.option,
+      });
+      continue;
+    }
+    const id = JSON.stringify([group.key, option.key]);
+    if (seen.has(id)) {
+      problem(group.key, `"${option.key}" is chosen more than once.`, { option: option.key });
+      continue;
+    }
+    seen.add(id);
+    if (!option.available) {
+      problem(group.key, `"${option.title ?? option.key}" is sold out.`, {
+        option: option.key,
+        sold_out: true,
+      });
+      continue;
+    }
+    counts.set(group.key, (counts.get(group.key) ?? 0) + 1);
+    chosen.push({
+      group: group.key,
+      group_title: group.title,
+      option: option.key,
+      option_title: option.title,
+      price_delta: formatMoney(option.priceDelta),
+    });
+  }
+  if (problems.length > before) return chosen;
+  for (const group of groups) {
+    const count = counts.get(group.key) ?? 0;
+    if (count < group.min || count > group.max) {
+      const range = group.min === group.max ? `${group.min}` : `${group.min}–${group.max}`;
+      problem(
+        group.key,
+        count < group.min
+          ? `choose ${range} option${group.max === 1 ? '' : 's'} of "${group.title ?? group.key}" (chosen: ${count}).`
+          : `at most ${group.max} option${group.max === 1 ? '' : 's'} of "${group.title ?? group.key}" may be chosen (chosen: ${count}).`,
+        { minimum: group.min, maximum: group.max, chosen: count },
+      );
+    }
+  }
+  // Same order as the item lists its groups and options, whatever order the client sent.
+  const groupOrder = groups.map((group) => group.key);
+  return chosen.sort(
+    (a, b) =>
+      groupOrder.indexOf(a.group) - groupOrder.indexOf(b.group) ||
+      [...byKey.get(a.group)!.options.keys()].indexOf(a.option) -
+        [...byKey.get(b.group)!.options.keys()].indexOf(b.option),
+  );
+}
+
 /** The source marks delivery options with the category `Delivery` (§2.4). */
 export function isDeliveryItem(item: OrderableItem): boolean {
   const category = item.extraData.category;
@@ -59,11 +211,12 @@ function rangeText(minimum: number, maximum: number | undefined): string {
 }
 
 /**
- * Rules 3 and 4 (D19): every line must name a public item of the menu (the
- * caller passes only those), with a chargeable price and a quantity inside the
- * item's minimum and maximum; at most one delivery line. The total is computed
- * exactly from the items' prices, never taken from the client. Every problem
- * is reported at once, each naming its line.
+ * Every line must name a public item of the menu (the caller passes only
+ * those) that is not sold out, with a chargeable price, a quantity inside the
+ * item's minimum and maximum, and options its groups allow; at most one
+ * delivery line. A line's unit price is the item's price plus the deltas of
+ * its options, and the total is computed exactly from those, never taken
+ * from the client. Every problem is reported at once, each naming its line.
  */
 export function priceCart(
   cart: readonly CartLineInput[],
@@ -86,8 +239,17 @@ export function priceCart(
       return;
     }
     const name = item.titleName ? `"${item.titleName}"` : `item ${item.uuid}`;
-    const unitPrice = parsePrice(item.extraData.unit_price_amount);
-    if (!unitPrice) {
+    if (!isAvailable(item.extraData.available)) {
+      problems.push({
+        field: `cart_items.${index}.uuid`,
+        message: `${label}: ${name} is sold out.`,
+        item_uuid: item.uuid,
+        sold_out: true,
+      });
+      return;
+    }
+    const basePrice = parsePrice(item.extraData.unit_price_amount);
+    if (!basePrice) {
       problems.push({
         field: `cart_items.${index}.uuid`,
         message: `${label}: ${name} has no valid price and cannot be ordered.`,
@@ -95,6 +257,8 @@ export function priceCart(
       });
       return;
     }
+    const options = chooseOptions(item, input, index, name, problems);
+    const unitPrice = options.reduce((price, option) => price.plus(option.price_delta), basePrice);
     const minimum = Math.max(readCount(item.extraData.minimum_quantity_per_order) ?? 1, 1);
     const maximum = readCount(item.extraData.maximum_quantity_per_order);
     const inRange = (quantity: number) =>
@@ -126,6 +290,7 @@ export function priceCart(
       titleName: item.titleName,
       category: readText(item.extraData.category),
       unitPrice,
+      options,
       quantity: input.quantity,
       lineTotal: lineTotal(unitPrice, input.quantity),
       itemNote: readText(input.item_note),

@@ -1,7 +1,22 @@
-import { ApiProperty, PickType } from '@nestjs/swagger';
+import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
 import { PAYMENT_PROCESSORS } from '../domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
+
+/** An option chosen on an order line, as it was when the order was placed. */
+export class OrderLineOptionDto {
+  @ApiProperty({ example: 'size' })
+  group!: string;
+  @ApiProperty({ example: 'Size' })
+  group_title!: string | null;
+  @ApiProperty({ example: 'large' })
+  option!: string;
+  @ApiProperty({ example: 'Large' })
+  option_title!: string | null;
+  /** What the option added to the unit price, two decimals. */
+  @ApiProperty({ example: '1.50' })
+  price_delta!: string;
+}
 
 export class OrderLineResponseDto {
   item_uuid!: string;
@@ -9,9 +24,12 @@ export class OrderLineResponseDto {
   title_name!: string | null;
   /** The item's category when the order was placed (`Delivery` marks a delivery option). */
   category!: string | null;
-  /** The item's unit price when the order was placed, two decimals. */
+  /** The unit price when the order was placed, chosen options included, two decimals. */
   @ApiProperty({ example: '19.99' })
   unit_price_amount!: string;
+  /** The chosen options; [] for an item ordered without options. */
+  @ApiProperty({ type: [OrderLineOptionDto] })
+  options!: OrderLineOptionDto[];
   quantity!: number;
   @ApiProperty({ example: '59.97' })
   line_total!: string;
@@ -43,7 +61,7 @@ export class OrderResponseDto {
   payment_status!: string;
   menu_uuid!: string;
   business_uuid!: string;
-  /** The total computed by the server (D19), two decimals. */
+  /** The total the server computed from the lines' prices, two decimals. */
   @ApiProperty({ example: '59.97' })
   amount!: string;
   /** The menu's currency ticker. */
@@ -61,7 +79,7 @@ export class OrderResponseDto {
   owner_note!: string | null;
   @ApiProperty({ type: [OrderLineResponseDto] })
   items!: OrderLineResponseDto[];
-  /** Every change, oldest first (§5.2). */
+  /** Every change, oldest first. */
   @ApiProperty({ type: [OrderHistoryEntryDto] })
   history!: OrderHistoryEntryDto[];
   created_at!: string;
@@ -109,6 +127,7 @@ export function toOrderLineResponse(line: OrderLineEntity): OrderLineResponseDto
     title_name: line.titleName,
     category: line.category,
     unit_price_amount: line.unitPriceAmount,
+    options: (line.options ?? []) as unknown as OrderLineOptionDto[],
     quantity: line.quantity,
     line_total: line.lineTotal,
     item_note: line.itemNote,
@@ -153,4 +172,26 @@ export function toOrderResponse(
     created_at: iso(order.createdAt),
     updated_at: iso(order.updatedAt),
   };
+}
+
+/** The placement's answer: the order and the guest's token for it. */
+export class PlacedOrderResponseDto extends OrderResponseDto {
+  /**
+   * The guest's capability for this one order: send it as `x-order-token`
+   * (or `?order_token=`) to read the order, follow its stream and cancel it
+   * while pending. Every replay of the placement answers the same token; it
+   * is derived from the order, never stored.
+   */
+  @ApiProperty({ example: 'kq3V0mS2pDq1R8xkz6m3qN4v9yU7tW1bC5dE8fG0hJ4' })
+  order_token!: string;
+}
+
+/** The order as its guest may see it: everything but the owner's own note. */
+export class GuestOrderResponseDto extends OmitType(OrderResponseDto, ['owner_note'] as const) {}
+
+/** The guest view: the owner's note and its history entries are left out. */
+export function toGuestOrderResponse(order: OrderResponseDto): GuestOrderResponseDto {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { owner_note, ...rest } = order;
+  return { ...rest, history: rest.history.filter((entry) => entry.field !== 'owner_note') };
 }

@@ -42,6 +42,19 @@ function IsAmount(options?: ValidationOptions): PropertyDecorator {
 const toWholeNumber = ({ value }: { value: unknown }) =>
   typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : value;
 
+/** One chosen option of a cart line: the group's key and the option's key within it. */
+export class CartOptionDto {
+  @ApiProperty({ example: 'size' })
+  @IsString()
+  @MaxLength(64)
+  group!: string;
+
+  @ApiProperty({ example: 'large' })
+  @IsString()
+  @MaxLength(64)
+  option!: string;
+}
+
 export class CartItemDto {
   /** The menu item (a public item of the ordered menu). */
   @IsUUID('all')
@@ -58,6 +71,28 @@ export class CartItemDto {
   @IsString()
   @MaxLength(500)
   item_note?: string;
+
+  /**
+   * The options chosen for this line, from the item's option groups. Each
+   * group's count must lie within its min_selected … max_selected; each
+   * option must exist, be available and be chosen once. The line's unit price
+   * is the item's price plus the chosen options' price_delta.
+   */
+  @ApiProperty({
+    type: [CartOptionDto],
+    required: false,
+    maxItems: 1000,
+    example: [
+      { group: 'size', option: 'large' },
+      { group: 'extras', option: 'cheese' },
+    ],
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => CartOptionDto)
+  options?: CartOptionDto[];
 }
 
 export class DeliveryDataDto {

@@ -2,8 +2,9 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } 
 import { OrderEntity } from './order.entity';
 
 /**
- * One line of an order with a snapshot of the item's title and unit price at
- * the moment of the order (D21): later edits of the item leave it unchanged.
+ * One line of an order with a snapshot of the item's title, chosen options and
+ * unit price (with the options) at the moment of the order: later edits of the
+ * item leave it unchanged.
  */
 @Entity('order_lines')
 @Index('order_lines_order_position_key', ['orderUuid', 'position'], { unique: true })
@@ -33,6 +34,10 @@ export class OrderLineEntity {
 
   @Column({ name: 'unit_price_amount', type: 'numeric', precision: 14, scale: 2 })
   unitPriceAmount!: string;
+
+  /** The chosen options with their titles and price deltas when the order was placed; [] for none. */
+  @Column({ type: 'jsonb', default: [] })
+  options!: Array<Record<string, unknown>>;
 
   @Column({ type: 'integer' })
   quantity!: number;

@@ -1,0 +1,72 @@
+import { Get, Param, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Response } from 'express';
+import { Public } from '../auth/auth.decorator';
+import { ApiErrors } from '../http/api-docs';
+import { RawResponse } from '../http/envelope.interceptor';
+import { SpaceController } from '../http/url-space';
+import { StorefrontQrQueryDto } from './dto/storefront-qr-query.dto';
+import { StorefrontQr, StorefrontQrService } from './storefront-qr.service';
+
+/**
+ * A code changes only with FRONT_URL or a meta_key, so caches may keep it an
+ * hour; the ETag lets them check cheaply after that (304 on a match).
+ */
+function sendQr(res: Response, qr: StorefrontQr): void {
+  res
+    .status(200)
+    .set({
+      'Content-Type': qr.contentType,
+      'Cache-Control': 'public, max-age=3600',
+      ETag: qr.etag,
+    })
+    .send(qr.body);
+}
+
+@ApiTags('storefront')
+@SpaceController('core', 'storefront')
+export class StorefrontQrController {
+  constructor(private readonly qr: StorefrontQrService) {}
+
+  @Get(':business_meta_key/menu/:menu_meta_key/qr.svg')
+  @ApiOperation({
+    summary: "A public menu's storefront QR code as SVG",
+    description:
+      'For table cards and flyers: a QR code of `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`, each segment percent-encoded as encodeURIComponent does, with the stored meta_keys (they match here ignoring case). No key: it holds only a public address. Cacheable for an hour, with an ETag. 404 when the menu is not public.',
+  })
+  @Public()
+  @RawResponse()
+  @ApiProduces('image/svg+xml')
+  @ApiOkResponse({ description: 'The QR code as SVG', schema: { type: 'string' } })
+  @ApiErrors(404)
+  getStorefrontQrSvg(
+    @Param('business_meta_key') businessMetaKey: string,
+    @Param('menu_meta_key') menuMetaKey: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.qr.svg(businessMetaKey, menuMetaKey).then((qr) => sendQr(res, qr));
+  }
+
+  @Get(':business_meta_key/menu/:menu_meta_key/qr.png')
+  @ApiOperation({
+    summary: "A public menu's storefront QR code as PNG",
+    description:
+      'The same code as the SVG, as a PNG of `size` × `size` pixels (128–2048, default 512; anything else is 400). No key. Cacheable for an hour, with an ETag. 404 when the menu is not public.',
+  })
+  @Public()
+  @RawResponse()
+  @ApiProduces('image/png')
+  @ApiOkResponse({
+    description: 'The QR code as PNG',
+    schema: { type: 'string', format: 'binary' },
+  })
+  @ApiErrors(400, 404)
+  getStorefrontQrPng(
+    @Param('business_meta_key') businessMetaKey: string,
+    @Param('menu_meta_key') menuMetaKey: string,
+    @Query() query: StorefrontQrQueryDto,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.qr.png(businessMetaKey, menuMetaKey, query.size).then((qr) => sendQr(res, qr));
+  }
+}
