@@ -14,6 +14,7 @@ import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
 import { loggerParams } from './http/logging';
 import { OrderModule } from './order/order.module';
+import { PaymentModule } from './payment/payment.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { createValidationPipe } from './http/validation';
@@ -37,6 +38,7 @@ export class AppModule {
         EntityModule,
         FileModule,
         OrderModule,
+        PaymentModule,
         ...extraModules,
       ],
       providers: [

@@ -12,7 +12,14 @@ import { formatMoney, parseAmount, withinTolerance } from './domain/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
 import { isUuid } from './domain/uuid';
-import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
+import {
+  OrderResponseDto,
+  toOrderHistoryEntry,
+  toOrderResponse,
+} from './dto/order-response.dto';
+import { toPaymentResponse } from '../payment/dto/payment-response.dto';
+import { OrderEntity, OrderEventEntity } from './entities';
+import { OrderPayments } from './order-payments';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { NotificationRepository } from './notification.repository';
@@ -52,6 +59,7 @@ export class OrderPlacementService {
     private readonly rateLimit: RateLimitService,
     private readonly idempotency: IdempotencyService,
     private readonly events: OrderEventBus,
+    private readonly payments: OrderPayments,
   ) {}
 
   async placeOrder(
@@ -75,21 +83,29 @@ export class OrderPlacementService {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const order = await this.createOrder(manager, dto, publish);
+      const created = await this.createOrder(manager, dto, publish);
       if (key) {
         await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
           status: 201,
-          body: order,
-          resourceUuid: order.uuid,
+          body: created.answer,
+          resourceUuid: created.order.uuid,
         });
       }
-      return { replayed: false, status: 201, body: order };
+      return { replayed: false, status: 201, body: created.answer, created };
     });
-    return outcome.replayed
-      ? new ApiResult(outcome.body, 'Order already placed', undefined, outcome.status, {
-          'Idempotent-Replayed': 'true',
-        })
-      : new ApiResult(outcome.body, 'Order placed', undefined, outcome.status);
+    if (outcome.replayed) {
+      // The stored answer predates the checkout: the payment is read as it stands now.
+      const current = await this.orders.findByUuid(outcome.body.uuid);
+      const body = current ? withPayment(outcome.body, current, []) : outcome.body;
+      return new ApiResult(body, 'Order already placed', undefined, outcome.status, {
+        'Idempotent-Replayed': 'true',
+      });
+    }
+    // An online payment's checkout is opened only now that the order has committed.
+    const { answer, order, businessExtra } = outcome.created!;
+    const opened = await this.payments.openCheckout(order, businessExtra);
+    const body = opened ? withPayment(answer, opened.order, opened.events) : answer;
+    return new ApiResult(body, 'Order placed', undefined, outcome.status);
   }
 
   /** D22: the owner is notified at placement; this only confirms the order exists. */
@@ -103,7 +119,11 @@ export class OrderPlacementService {
     manager: EntityManager,
     dto: PlaceOrderDto,
     publish: PublishOrderEvent,
-  ): Promise<OrderResponseDto> {
+  ): Promise<{
+    answer: OrderResponseDto;
+    order: OrderEntity;
+    businessExtra: Record<string, unknown>;
+  }> {
     const processor: PaymentProcessor = dto.payment_processor ?? 'cash';
     const orderable = await this.entities.findOrderableMenu(
       dto.menu_uuid,
@@ -155,21 +175,28 @@ export class OrderPlacementService {
       );
     }
 
-    const currency = menu.extraData.menu_base_wallet_ticker;
+    // How the payment is collected; refuses a currency or callback_url the provider cannot take.
+    const payment = this.payments.plan({
+      processor,
+      menu: menu.extraData,
+      callbackUrl: dto.callback_url,
+    });
     const stored = await this.orders.insertOrder(manager, {
       menuUuid: menu.uuid,
       businessUuid: business.uuid,
       ownerUuid: business.ownedBy,
       paymentProcessor: processor,
       amount: total,
-      currency:
-        typeof currency === 'string' && currency.trim() ? currency.trim().slice(0, 32) : null,
+      currency: payment.currency,
       customerEmailAddress: dto.customer_email_address,
       customerPhoneNumber: optionalText(dto.customer_phone_number),
       customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
       generalNote: optionalText(dto.general_note),
       deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
       onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
+      paymentCollect: payment.collect,
+      paymentInstructions: payment.instructions,
+      paymentCallbackUrl: payment.callbackUrl,
     });
     const lines = await this.orders.insertLines(
       manager,
@@ -214,6 +241,21 @@ export class OrderPlacementService {
       await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));
     }
     await publish('order.created', stored);
-    return answer;
+    return { answer, order: stored, businessExtra: business.extraData };
   }
+}
+
+/** The answer with the order's payment as it stands now, and any history made since. */
+function withPayment(
+  answer: OrderResponseDto,
+  order: OrderEntity,
+  events: readonly OrderEventEntity[],
+): OrderResponseDto {
+  return {
+    ...answer,
+    payment_status: order.paymentStatus,
+    payment: toPaymentResponse(order),
+    history: [...answer.history, ...events.map(toOrderHistoryEntry)],
+    updated_at: new Date(order.updatedAt).toISOString(),
+  };
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
+import { Clock } from '../common/clock';
 import { ApiError, ErrorDetail } from '../http/api-error';
 import {
   canMovePaymentStatus,
@@ -28,6 +29,7 @@ export class OrderUpdateService {
   constructor(
     private readonly orders: OrderRepository,
     private readonly events: OrderEventBus,
+    private readonly clock: Clock,
   ) {}
 
   async updateOrder(
@@ -80,7 +82,7 @@ export class OrderUpdateService {
         'order.updated',
         updated,
         history.map((entry) =>
-          entry.field === 'payment_status'
+          entry.field === 'payment'
             ? 'payment'
             : entry.field === 'owner_note'
               ? 'note'
@@ -93,7 +95,12 @@ export class OrderUpdateService {
 
   /** What the update changes, the history entries it makes, and what D23 refuses. */
   private plan(order: OrderEntity, dto: UpdateOrderDto, actorUuid: string) {
-    const changes: Partial<Pick<OrderEntity, 'status' | 'paymentStatus' | 'ownerNote'>> = {};
+    const changes: Partial<
+      Pick<
+        OrderEntity,
+        'status' | 'paymentStatus' | 'paymentState' | 'ownerNote' | 'amountPaid' | 'amountRefunded' | 'paidAt'
+      >
+    > = {};
     const history: NewOrderEvent[] = [];
     const problems: ErrorDetail[] = [];
     if (dto.status !== undefined) {
@@ -117,11 +124,26 @@ export class OrderUpdateService {
       }
     }
     if (dto.payment_status !== undefined) {
-      if (canMovePaymentStatus(order.paymentStatus, dto.payment_status)) {
-        changes.paymentStatus = dto.payment_status;
-        history.push({
+      if (order.paymentCollect === 'online') {
+        // The provider decides an online payment; the owner can ask it with verify.
+        problems.push({
           field: 'payment_status',
-          fromValue: order.paymentStatus,
+          message: `The ${order.paymentProcessor} payment is confirmed by the provider, not set by hand; use verify.`,
+          collect: 'online',
+        });
+      } else if (canMovePaymentStatus(order.paymentStatus, dto.payment_status)) {
+        // Offline money is counted as the owner records it.
+        changes.paymentStatus = dto.payment_status;
+        changes.paymentState = dto.payment_status;
+        if (dto.payment_status === 'paid') {
+          changes.amountPaid = order.amount;
+          changes.paidAt = this.clock.now();
+        } else if (dto.payment_status === 'refunded') {
+          changes.amountRefunded = order.amountPaid;
+        }
+        history.push({
+          field: 'payment',
+          fromValue: order.paymentState,
           toValue: dto.payment_status,
           actorUuid,
           actor: 'owner',

@@ -37,6 +37,8 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderNotifyListener,
     OrderEventBus,
   ],
+  // The payment module writes payment changes into the order, its history and notifications.
+  exports: [OrderRepository, NotificationRepository, OrderEventBus],
 })
 export class OrderModule implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Orders');
