@@ -393,9 +393,12 @@ describe('payments through Paystack', () => {
       expect(rest.payment_status).toBe('refunded');
       expect(rest.payment).toMatchObject({ status: 'refunded', amount_refunded: '3500.01' });
       expect(fake.refunds[calls + 1]).toMatchObject({ amount: 250001 });
-      expect(rest.history.filter((h: any) => h.field === 'payment').map((h: any) => h.to)).toEqual(
-        ['pending', 'paid', 'partially_refunded', 'refunded'],
-      );
+      expect(rest.history.filter((h: any) => h.field === 'payment').map((h: any) => h.to)).toEqual([
+        'pending',
+        'paid',
+        'partially_refunded',
+        'refunded',
+      ]);
       // Paystack's confirmation of a refund the service made changes nothing.
       const before = await stored(order.uuid);
       const confirmation = await fake.sendWebhook(webhookUrl, {
@@ -466,7 +469,9 @@ describe('payments through Paystack', () => {
     it('refuses a manual payment_status for an online card payment with 422', async () => {
       const order = await placeOrder(t, cardBody(catalog));
       const before = await stored(order.uuid);
-      const res = await updateOrderRequest(t, owner.headers, order.uuid, { payment_status: 'paid' });
+      const res = await updateOrderRequest(t, owner.headers, order.uuid, {
+        payment_status: 'paid',
+      });
       expectError(res, 422, 'UNPROCESSABLE');
       expect(res.body.error.details[0].field).toBe('payment_status');
       expect(await stored(order.uuid)).toEqual(before);

@@ -156,7 +156,10 @@ function origins(env: Env, name: string): string[] | undefined {
     .filter(Boolean);
   for (const origin of list) {
     if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new ConfigError(name, `holds "${origin}", which is not an origin like https://shop.example`);
+      throw new ConfigError(
+        name,
+        `holds "${origin}", which is not an origin like https://shop.example`,
+      );
     }
   }
   return list;

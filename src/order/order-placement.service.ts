@@ -12,11 +12,7 @@ import { formatMoney, parseAmount, withinTolerance } from './domain/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
 import { isUuid } from './domain/uuid';
-import {
-  OrderResponseDto,
-  toOrderHistoryEntry,
-  toOrderResponse,
-} from './dto/order-response.dto';
+import { OrderResponseDto, toOrderHistoryEntry, toOrderResponse } from './dto/order-response.dto';
 import { toPaymentResponse } from '../payment/dto/payment-response.dto';
 import { OrderEntity, OrderEventEntity } from './entities';
 import { OrderPayments } from './order-payments';

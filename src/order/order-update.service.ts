@@ -82,11 +82,7 @@ export class OrderUpdateService {
         'order.updated',
         updated,
         history.map((entry) =>
-          entry.field === 'payment'
-            ? 'payment'
-            : entry.field === 'owner_note'
-              ? 'note'
-              : 'status',
+          entry.field === 'payment' ? 'payment' : entry.field === 'owner_note' ? 'note' : 'status',
         ),
       );
       return this.detail(manager, updated);
@@ -98,7 +94,13 @@ export class OrderUpdateService {
     const changes: Partial<
       Pick<
         OrderEntity,
-        'status' | 'paymentStatus' | 'paymentState' | 'ownerNote' | 'amountPaid' | 'amountRefunded' | 'paidAt'
+        | 'status'
+        | 'paymentStatus'
+        | 'paymentState'
+        | 'ownerNote'
+        | 'amountPaid'
+        | 'amountRefunded'
+        | 'paidAt'
       >
     > = {};
     const history: NewOrderEvent[] = [];

@@ -47,7 +47,10 @@ export interface NewOrderEvent {
 
 /** The columns an update may change: status, note, and the payment's columns. */
 export type OrderChanges = Partial<
-  Omit<OrderEntity, 'uuid' | 'createdAt' | 'updatedAt' | 'deliveryData' | 'onpremiseData' | 'paymentInstructions'>
+  Omit<
+    OrderEntity,
+    'uuid' | 'createdAt' | 'updatedAt' | 'deliveryData' | 'onpremiseData' | 'paymentInstructions'
+  >
 >;
 
 export interface OrderFilter {

@@ -71,7 +71,12 @@ export class PaymentCheckoutService extends OrderPayments {
       code ?? (typeof ticker === 'string' && ticker.trim() ? ticker.trim().slice(0, 32) : null);
     if (provider.collect === 'offline') {
       const entry = menuProviderEntry(input.menu.menu_checkout_payments_providers, provider.name);
-      return { collect: 'offline', instructions: provider.instructions(entry), callbackUrl: null, currency };
+      return {
+        collect: 'offline',
+        instructions: provider.instructions(entry),
+        callbackUrl: null,
+        currency,
+      };
     }
     if (!provider.supportsCurrency(code)) {
       throw ApiError.unprocessable(

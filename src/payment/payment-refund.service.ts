@@ -34,7 +34,11 @@ export class PaymentRefundService {
     private readonly access: OrderAccess,
   ) {}
 
-  async refundOrder(user: AuthUser, orderId: string, dto: RefundOrderDto): Promise<OrderResponseDto> {
+  async refundOrder(
+    user: AuthUser,
+    orderId: string,
+    dto: RefundOrderDto,
+  ): Promise<OrderResponseDto> {
     if (!isUuid(orderId)) throw ApiError.notFound('The order does not exist.');
     const started = await this.events.transaction(async (manager, publish) => {
       const order = await this.orders.findForUpdate(manager, orderId.toLowerCase());
@@ -46,8 +50,16 @@ export class PaymentRefundService {
       const left = paid.minus(order.amountRefunded);
       if (paid.lte(0) || left.lte(0)) {
         throw ApiError.unprocessable(
-          paid.lte(0) ? 'Nothing has been paid for this order.' : 'The payment is already refunded in full.',
-          [{ field: 'amount', message: `refundable: ${left.toFixed(2)}`, refundable: left.toFixed(2) }],
+          paid.lte(0)
+            ? 'Nothing has been paid for this order.'
+            : 'The payment is already refunded in full.',
+          [
+            {
+              field: 'amount',
+              message: `refundable: ${left.toFixed(2)}`,
+              refundable: left.toFixed(2),
+            },
+          ],
         );
       }
       const amount = dto.amount === undefined ? left : parsePrice(dto.amount)!;
@@ -79,7 +91,10 @@ export class PaymentRefundService {
         );
         return { done: await this.access.detail(result.order, manager) };
       }
-      const refundUuid = await this.payments.insertRefund(manager, { ...refund, status: 'pending' });
+      const refundUuid = await this.payments.insertRefund(manager, {
+        ...refund,
+        status: 'pending',
+      });
       return { pending: { refundUuid, order, amount } };
     });
     if (started.done) return started.done;

@@ -118,9 +118,7 @@ export class PaymentController {
   })
   @ApiEnvelope(WebhookReceiptDto)
   @ApiErrors(401, 404)
-  receivePaystackWebhook(
-    @Req() req: Request & { rawBody?: Buffer },
-  ): Promise<WebhookReceiptDto> {
+  receivePaystackWebhook(@Req() req: Request & { rawBody?: Buffer }): Promise<WebhookReceiptDto> {
     return this.confirmations.receiveWebhook('paystack', req.rawBody, req.headers);
   }
 
@@ -137,7 +135,10 @@ export class PaymentController {
   @Auth()
   @HttpCode(200)
   @Message('Refund made')
-  @ApiBody({ type: RefundOrderDto, examples: { partial: { value: { amount: '12.50', reason: 'Item was sold out' } } } })
+  @ApiBody({
+    type: RefundOrderDto,
+    examples: { partial: { value: { amount: '12.50', reason: 'Item was sold out' } } },
+  })
   @ApiEnvelope(OrderResponseDto)
   @ApiErrors(400, 403, 404, 409, 422)
   refundOrder(

@@ -46,10 +46,12 @@ export class FakePaystack {
     readonly secretKey: string,
   ) {}
 
-  static async start(secretKey = `sk_test_${randomBytes(12).toString('hex')}`): Promise<FakePaystack> {
-    let fake!: FakePaystack;
-    const server = http.createServer((req, res) => void fake.handle(req, res));
-    fake = new FakePaystack(server, secretKey);
+  static async start(
+    secretKey = `sk_test_${randomBytes(12).toString('hex')}`,
+  ): Promise<FakePaystack> {
+    const server = http.createServer();
+    const fake = new FakePaystack(server, secretKey);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => void fake.handle(req, res));
     server.on('connection', (socket) => {
       fake.sockets.add(socket);
       socket.on('close', () => fake.sockets.delete(socket));
@@ -149,17 +151,27 @@ export class FakePaystack {
       body = raw;
     }
     const path = (req.url ?? '/').split('?')[0];
-    this.calls.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body });
+    this.calls.push({
+      method: req.method ?? '',
+      path,
+      authorization: req.headers.authorization,
+      body,
+    });
 
     if (this.mode === 'stall') return; // never answers
-    if (this.mode === 'error') return this.answer(res, 502, { status: false, message: 'Bad gateway' });
+    if (this.mode === 'error')
+      return this.answer(res, 502, { status: false, message: 'Bad gateway' });
     if (req.headers.authorization !== `Bearer ${this.secretKey}`) {
       return this.answer(res, 401, { status: false, message: 'Invalid key' });
     }
     if (this.mode === 'refuse') {
-      return this.answer(res, 400, { status: false, message: 'Transaction could not be processed' });
+      return this.answer(res, 400, {
+        status: false,
+        message: 'Transaction could not be processed',
+      });
     }
-    if (req.method === 'POST' && path === '/transaction/initialize') return this.initialize(res, body);
+    if (req.method === 'POST' && path === '/transaction/initialize')
+      return this.initialize(res, body);
     const verify = /^\/transaction\/verify\/(.+)$/.exec(path);
     if (req.method === 'GET' && verify) return this.verify(res, decodeURIComponent(verify[1]));
     if (req.method === 'POST' && path === '/refund') return this.refund(res, body);
@@ -222,8 +234,13 @@ export class FakePaystack {
     if (!transaction || transaction.status !== 'success') {
       return this.answer(res, 400, { status: false, message: 'Transaction not found or not paid' });
     }
-    const amount = body.amount === undefined ? transaction.amount - transaction.refunded : body.amount;
-    if (!Number.isInteger(amount) || amount <= 0 || amount > transaction.amount - transaction.refunded) {
+    const amount =
+      body.amount === undefined ? transaction.amount - transaction.refunded : body.amount;
+    if (
+      !Number.isInteger(amount) ||
+      amount <= 0 ||
+      amount > transaction.amount - transaction.refunded
+    ) {
       return this.answer(res, 400, {
         status: false,
         message: 'Refund amount cannot be greater than transaction amount',
@@ -234,7 +251,11 @@ export class FakePaystack {
       status: true,
       message: 'Refund has been queued for processing',
       data: {
-        transaction: { id: transaction.id, reference: transaction.reference, amount: transaction.amount },
+        transaction: {
+          id: transaction.id,
+          reference: transaction.reference,
+          amount: transaction.amount,
+        },
         amount,
         currency: transaction.currency,
         status: 'pending',

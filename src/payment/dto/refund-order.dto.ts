@@ -18,7 +18,8 @@ export class RefundOrderDto {
         const amount = parsePrice(value);
         return amount !== null && amount.gt(0);
       },
-      defaultMessage: () => 'amount must be a positive amount with at most two decimals, e.g. "12.50"',
+      defaultMessage: () =>
+        'amount must be a positive amount with at most two decimals, e.g. "12.50"',
     },
   })
   amount?: string | number;

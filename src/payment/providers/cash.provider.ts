@@ -6,4 +6,3 @@ export class CashProvider extends OfflineProvider {
     super();
   }
 }
-

@@ -15,8 +15,7 @@ export interface CheckoutRequest {
 }
 
 export type CheckoutOutcome =
-  | { ok: true; authorizationUrl: string; accessCode: string | null }
-  | { ok: false; error: string };
+  { ok: true; authorizationUrl: string; accessCode: string | null } | { ok: false; error: string };
 
 /** A provider's account of one charge, from a webhook or a verify call. */
 export interface ChargeReport {

@@ -12,7 +12,16 @@ import {
 } from './payment-provider';
 
 /** The currencies Paystack takes. */
-export const PAYSTACK_CURRENCIES = ['NGN', 'GHS', 'ZAR', 'KES', 'USD', 'XOF', 'EGP', 'RWF'] as const;
+export const PAYSTACK_CURRENCIES = [
+  'NGN',
+  'GHS',
+  'ZAR',
+  'KES',
+  'USD',
+  'XOF',
+  'EGP',
+  'RWF',
+] as const;
 
 export interface PaystackSettings {
   secretKey: string;
@@ -93,7 +102,8 @@ export class PaystackProvider implements PaymentProvider {
     const answer = await this.call('POST', '/transaction/initialize', body);
     if (!answer.ok) return answer;
     const authorizationUrl = text(answer.data.authorization_url);
-    if (!authorizationUrl) return { ok: false, error: 'Paystack answered without a checkout address.' };
+    if (!authorizationUrl)
+      return { ok: false, error: 'Paystack answered without a checkout address.' };
     return { ok: true, authorizationUrl, accessCode: text(answer.data.access_code) };
   }
 
@@ -204,7 +214,12 @@ export class PaystackProvider implements PaymentProvider {
       answer = null;
     }
     const message = text(answer?.message);
-    if (!response.ok || answer?.status !== true || !answer.data || typeof answer.data !== 'object') {
+    if (
+      !response.ok ||
+      answer?.status !== true ||
+      !answer.data ||
+      typeof answer.data !== 'object'
+    ) {
       return {
         ok: false,
         error: message
