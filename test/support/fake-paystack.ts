@@ -38,6 +38,8 @@ export class FakePaystack {
   readonly calls: ReceivedCall[] = [];
   readonly transactions = new Map<string, FakeTransaction>();
   mode: FakeMode = 'ok';
+  /** Off for load runs: calls are answered but not kept. */
+  record = true;
   private nextId = 4_100_000;
   private readonly sockets = new Set<Socket>();
 
@@ -151,12 +153,14 @@ export class FakePaystack {
       body = raw;
     }
     const path = (req.url ?? '/').split('?')[0];
-    this.calls.push({
-      method: req.method ?? '',
-      path,
-      authorization: req.headers.authorization,
-      body,
-    });
+    if (this.record) {
+      this.calls.push({
+        method: req.method ?? '',
+        path,
+        authorization: req.headers.authorization,
+        body,
+      });
+    }
 
     if (this.mode === 'stall') return; // never answers
     if (this.mode === 'error')
