@@ -182,6 +182,7 @@ describe('payments through Paystack', () => {
       expect(res.headers['idempotent-replayed']).toBe('true');
       expect(replay.uuid).toBe(first.uuid);
       expect(replay.payment).toEqual(first.payment);
+      expect(replay.history).toEqual(first.history);
       expect(fake.initialized).toHaveLength(calls);
     });
 
@@ -449,6 +450,21 @@ describe('payments through Paystack', () => {
         [order.uuid, unpaid.uuid],
       );
       expect(refunds.n).toBe(0);
+    });
+
+    it('refuses a refund while another refund of the order is being made with 409', async () => {
+      const order = await paidOrder();
+      // A refund whose provider call has not come back yet.
+      await t.dataSource.query(
+        `INSERT INTO payment_refunds (order_uuid, provider, amount, status, requested_by)
+         VALUES ($1, 'paystack', 100, 'pending', $2)`,
+        [order.uuid, owner.uuid],
+      );
+      const before = await stored(order.uuid);
+      const calls = fake.refunds.length;
+      expectError(await refund(order.uuid, { amount: '1.00' }), 409, 'CONFLICT');
+      expect(await stored(order.uuid)).toEqual(before);
+      expect(fake.refunds.length).toBe(calls);
     });
 
     it('records an offline refund as the owner says', async () => {

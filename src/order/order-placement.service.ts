@@ -90,9 +90,12 @@ export class OrderPlacementService {
       return { replayed: false, status: 201, body: created.answer, created };
     });
     if (outcome.replayed) {
-      // The stored answer predates the checkout: the payment is read as it stands now.
+      // The stored answer predates the checkout: the payment and its history are read as they stand now.
       const current = await this.orders.findByUuid(outcome.body.uuid);
-      const body = current ? withPayment(outcome.body, current, []) : outcome.body;
+      const history = current ? (await this.orders.eventsOf([current.uuid])).get(current.uuid) : [];
+      const body = current
+        ? withPayment({ ...outcome.body, history: [] }, current, history ?? [])
+        : outcome.body;
       return new ApiResult(body, 'Order already placed', undefined, outcome.status, {
         'Idempotent-Replayed': 'true',
       });

@@ -1,5 +1,5 @@
 import { Body, Headers, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser, Public } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
@@ -33,15 +33,12 @@ export class PaymentController {
     private readonly refunds: PaymentRefundService,
   ) {}
 
-  /**
-   * Opens a new card checkout for an order that is not paid.
-   *
-   * For the guest whose checkout failed to open or was abandoned: a new
-   * checkout with a new reference; the answer's `payment.authorization_url`
-   * is where to send the guest. Needs the order's token; a wrong token is
-   * answered as an unknown order (404). 409 when the order is paid; 422 when
-   * it is not paid online by card.
-   */
+  /** Opens a new card checkout for an order that is not paid. */
+  @ApiOperation({
+    summary: 'Opens a new card checkout for an order that is not paid.',
+    description:
+      "For the guest whose checkout failed to open or was abandoned: a new checkout with a new reference; the answer's `payment.authorization_url` is where to send the guest. Needs the order's token; a wrong token is answered as an unknown order (404). 409 when the order is paid; 422 when it is not paid online by card.",
+  })
   @Post('order/:uuid/payment')
   @ApiKeyOnly()
   @HttpCode(200)
@@ -58,14 +55,12 @@ export class PaymentController {
     return this.checkouts.retryCheckout(uuid, headerToken ?? queryToken);
   }
 
-  /**
-   * Asks the provider whether the order's checkout was paid.
-   *
-   * For a storefront's callback page when the webhook is late: the provider's
-   * answer is applied by the same rule as its webhook (paid exactly once;
-   * another amount or currency is a mismatch). The guest sends the order's
-   * token; the owner may send their Bearer token instead. Answers the order.
-   */
+  /** Asks the provider whether the order's checkout was paid. */
+  @ApiOperation({
+    summary: "Asks the provider whether the order's checkout was paid.",
+    description:
+      "For a storefront's callback page when the webhook is late: the provider's answer is applied by the same rule as its webhook (paid exactly once; another amount or currency is a mismatch). The guest sends the order's token; the owner may send their Bearer token instead. Answers the order.",
+  })
   @Post('order/:uuid/payment/verify')
   @Auth({ bearer: 'optional' })
   @HttpCode(200)
@@ -83,16 +78,12 @@ export class PaymentController {
     return this.confirmations.verifyPayment(uuid, headerToken ?? queryToken, user);
   }
 
-  /**
-   * Receives Paystack's events (no API key).
-   *
-   * `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body under
-   * the secret key, else 401 and nothing changes. `charge.success` marks the
-   * order paid (or `mismatch` for another amount or currency);
-   * `refund.processed` confirms a refund. Replays, unknown references and
-   * other event types are acknowledged with 200 and change nothing. 404 when
-   * no Paystack key is configured.
-   */
+  /** Receives Paystack's events (no API key). */
+  @ApiOperation({
+    summary: "Receives Paystack's events (no API key).",
+    description:
+      '`x-paystack-signature` must be the hex HMAC-SHA512 of the raw body under the secret key, else 401 and nothing changes. `charge.success` marks the order paid (or `mismatch` for another amount or currency); `refund.processed` confirms a refund. Replays, unknown references and other event types are acknowledged with 200 and change nothing. 404 when no Paystack key is configured.',
+  })
   @Post('payment/paystack/webhook')
   @Public()
   @HttpCode(200)
@@ -122,15 +113,12 @@ export class PaymentController {
     return this.confirmations.receiveWebhook('paystack', req.rawBody, req.headers);
   }
 
-  /**
-   * Refunds an order's payment, in full or in part (owner of the order's business).
-   *
-   * No amount: all that is left (paid − refunded). A card payment is refunded
-   * through the provider; cash and bank transfer are recorded as the owner
-   * says. 422 when nothing was paid or the amount exceeds what is left; 409
-   * while another refund of the order is being made. Answers the order with
-   * the new `amount_refunded` and status.
-   */
+  /** Refunds an order's payment, in full or in part (owner of the order's business). */
+  @ApiOperation({
+    summary: "Refunds an order's payment, in full or in part (owner of the order's business).",
+    description:
+      'No amount: all that is left (paid − refunded). A card payment is refunded through the provider; cash and bank transfer are recorded as the owner says. 422 when nothing was paid or the amount exceeds what is left; 409 while another refund of the order is being made. Answers the order with the new `amount_refunded` and status.',
+  })
   @Post('admin/order/refund/:order_id')
   @Auth()
   @HttpCode(200)
