@@ -17,6 +17,8 @@ export interface PaymentPlan {
   callbackUrl: string | null;
   /** The menu's ISO 4217 code, else its ticker as stored (null when none). */
   currency: string | null;
+  /** Checkouts reserved with the order: 1 for an online payment, whose first reference is taken at placement. */
+  attempts: number;
 }
 
 /**
@@ -29,8 +31,8 @@ export abstract class OrderPayments {
   abstract plan(input: PaymentPlanInput): PaymentPlan;
 
   /**
-   * Opens the provider's checkout for a committed order and stores the
-   * outcome. Never throws for the provider's failure: the order stands and
+   * Opens the provider's first checkout (its reference reserved at
+   * placement) for a committed order and stores the outcome. Never throws for the provider's failure: the order stands and
    * its payment carries the error. Null when nothing was to be opened.
    */
   abstract openCheckout(

@@ -196,6 +196,7 @@ export class OrderPlacementService {
       paymentCollect: payment.collect,
       paymentInstructions: payment.instructions,
       paymentCallbackUrl: payment.callbackUrl,
+      paymentAttempts: payment.attempts,
     });
     const lines = await this.orders.insertLines(
       manager,

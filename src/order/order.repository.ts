@@ -24,6 +24,7 @@ export interface NewOrder {
   paymentCollect: PaymentCollect;
   paymentInstructions: Record<string, unknown> | null;
   paymentCallbackUrl: string | null;
+  paymentAttempts: number;
 }
 
 export interface NewOrderLine {
@@ -225,9 +226,9 @@ export class OrderRepository {
         `INSERT INTO orders (order_reference, menu_uuid, business_uuid, owner_uuid, payment_processor,
            amount, currency, customer_email_address, customer_phone_number,
            customer_requested_order_email_copy, general_note, delivery_data, onpremise_data,
-           payment_collect, payment_instructions, payment_callback_url)
+           payment_collect, payment_instructions, payment_callback_url, payment_attempts)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb,
-           $14, $15::jsonb, $16)
+           $14, $15::jsonb, $16, $17)
          ON CONFLICT (order_reference) DO NOTHING
          RETURNING ${ORDER_COLUMNS}`,
         [
@@ -247,6 +248,7 @@ export class OrderRepository {
           order.paymentCollect,
           order.paymentInstructions === null ? null : JSON.stringify(order.paymentInstructions),
           order.paymentCallbackUrl,
+          order.paymentAttempts,
         ],
       );
       if (rows.length) return toOrder(rows[0]);

@@ -76,6 +76,7 @@ export class PaymentCheckoutService extends OrderPayments {
         instructions: provider.instructions(entry),
         callbackUrl: null,
         currency,
+        attempts: 0,
       };
     }
     if (!provider.supportsCurrency(code)) {
@@ -95,6 +96,7 @@ export class PaymentCheckoutService extends OrderPayments {
       instructions: null,
       callbackUrl: this.checkCallbackUrl(input.callbackUrl),
       currency: code,
+      attempts: 1,
     };
   }
 
@@ -102,21 +104,39 @@ export class PaymentCheckoutService extends OrderPayments {
     order: OrderEntity,
     businessExtra: Record<string, unknown>,
   ): Promise<{ order: OrderEntity; events: OrderEventEntity[] } | null> {
-    if (order.paymentCollect !== 'online') return null;
-    const provider = this.providers.get(order.paymentProcessor);
-    // A reference is taken for this attempt first, so two attempts never share one.
-    const attempt = await this.events.transaction(async (manager) => {
+    if (order.paymentCollect !== 'online' || order.paymentAttempts < 1) return null;
+    return this.open(order, `${order.orderReference}-${order.paymentAttempts}`, businessExtra);
+  }
+
+  /** A further checkout: its reference is taken first, so two attempts never share one. */
+  private async openAnother(
+    order: OrderEntity,
+    businessExtra: Record<string, unknown>,
+  ): Promise<{ order: OrderEntity; events: OrderEventEntity[] } | null> {
+    const reference = await this.events.transaction(async (manager) => {
       const locked = await this.orders.findForUpdate(manager, order.uuid);
       if (!locked || SETTLED_STATES.includes(locked.paymentState)) return null;
       const updated = await this.orders.updateOrder(manager, locked.uuid, {
         paymentAttempts: locked.paymentAttempts + 1,
       });
-      return { order: updated, reference: `${updated.orderReference}-${updated.paymentAttempts}` };
+      return `${updated.orderReference}-${updated.paymentAttempts}`;
     });
-    if (!attempt) return null;
+    return reference ? this.open(order, reference, businessExtra) : null;
+  }
+
+  /**
+   * Asks the provider for a checkout (outside any transaction) and stores the
+   * outcome under the order's row lock.
+   */
+  private async open(
+    order: OrderEntity,
+    reference: string,
+    businessExtra: Record<string, unknown>,
+  ): Promise<{ order: OrderEntity; events: OrderEventEntity[] }> {
+    const provider = this.providers.get(order.paymentProcessor);
     const subaccount = businessExtra.paystack_subaccount_code;
     const outcome = await provider.openCheckout({
-      reference: attempt.reference,
+      reference,
       email: order.customerEmailAddress,
       amountMinor: toMinorUnits(order.amount),
       currency: order.currency ?? '',
@@ -125,12 +145,12 @@ export class PaymentCheckoutService extends OrderPayments {
       metadata: {
         order_uuid: order.uuid,
         order_reference: order.orderReference,
-        reference: attempt.reference,
+        reference,
       },
     });
     paymentsTotal.inc({ result: outcome.ok ? 'checkout_opened' : 'checkout_failed' });
     if (!outcome.ok) {
-      this.logger.warn(`Checkout ${attempt.reference} not opened: ${outcome.error}`);
+      this.logger.warn(`Checkout ${reference} not opened: ${outcome.error}`);
     }
     return this.events.transaction(async (manager, publish) => {
       const locked = (await this.orders.findForUpdate(manager, order.uuid))!;
@@ -143,7 +163,7 @@ export class PaymentCheckoutService extends OrderPayments {
         outcome.ok
           ? {
               paymentState: 'pending',
-              paymentReference: attempt.reference,
+              paymentReference: reference,
               paymentAuthorizationUrl: outcome.authorizationUrl,
               paymentAccessCode: outcome.accessCode,
               paymentError: null,
@@ -177,7 +197,7 @@ export class PaymentCheckoutService extends OrderPayments {
         { field: 'menu_uuid', message: 'the menu or its business is no longer public' },
       ]);
     }
-    const opened = await this.openCheckout(order, orderable.business.extraData);
+    const opened = await this.openAnother(order, orderable.business.extraData);
     return this.access.detail(opened?.order ?? order);
   }
 
