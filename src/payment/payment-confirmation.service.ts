@@ -142,11 +142,7 @@ export class PaymentConfirmationService {
         next = 'mismatch';
         changes = {
           paymentState: next,
-          paymentError:
-            `The provider reported ${fromMinorUnits(charge.amountMinor)} ${charge.currency} for ${charge.reference}; the order is ${order.amount} ${order.currency ?? ''}.`.replace(
-              ' .',
-              '.',
-            ),
+          paymentError: `The provider reported ${fromMinorUnits(charge.amountMinor)} ${charge.currency} for ${charge.reference}; the order is ${[order.amount, order.currency].filter(Boolean).join(' ')}.`,
         };
       } else {
         next = 'paid';
