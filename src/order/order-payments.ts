@@ -31,6 +31,13 @@ export abstract class OrderPayments {
   abstract plan(input: PaymentPlanInput): PaymentPlan;
 
   /**
+   * Whether the provider decides this order's payment (so the owner may not
+   * set it by hand): it was placed for online collection and its provider
+   * still collects online.
+   */
+  abstract collectedOnline(order: OrderEntity): boolean;
+
+  /**
    * Opens the provider's first checkout (its reference reserved at
    * placement) for a committed order and stores the outcome. Never throws for the provider's failure: the order stands and
    * its payment carries the error. Null when nothing was to be opened.

@@ -14,6 +14,7 @@ import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderEntity } from './entities';
 import { NewOrderEvent, OrderRepository } from './order.repository';
+import { OrderPayments } from './order-payments';
 import { OrderEventBus } from './realtime/order-event-bus';
 
 function allowedText(allowed: readonly string[]): string {
@@ -30,6 +31,7 @@ export class OrderUpdateService {
     private readonly orders: OrderRepository,
     private readonly events: OrderEventBus,
     private readonly clock: Clock,
+    private readonly payments: OrderPayments,
   ) {}
 
   async updateOrder(
@@ -126,7 +128,7 @@ export class OrderUpdateService {
       }
     }
     if (dto.payment_status !== undefined) {
-      if (order.paymentCollect === 'online') {
+      if (this.payments.collectedOnline(order)) {
         // The provider decides an online payment; the owner can ask it with verify.
         problems.push({
           field: 'payment_status',

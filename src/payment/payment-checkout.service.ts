@@ -100,6 +100,13 @@ export class PaymentCheckoutService extends OrderPayments {
     };
   }
 
+  collectedOnline(order: OrderEntity): boolean {
+    return (
+      order.paymentCollect === 'online' &&
+      this.providers.get(order.paymentProcessor).collect === 'online'
+    );
+  }
+
   async openCheckout(
     order: OrderEntity,
     businessExtra: Record<string, unknown>,
