@@ -323,6 +323,12 @@ describe('payments through Paystack', () => {
       expect(await paidTransitions(order.uuid)).toBe(1);
       expect(await paymentNotifications(order.uuid)).toBe(1);
       expect((await stored(order.uuid)).payment_status).toBe('paid');
+      // The event is recorded once: the verify answer is the same charge.
+      const [events] = await t.dataSource.query(
+        `SELECT count(*)::int AS n FROM payment_events WHERE order_uuid = $1`,
+        [order.uuid],
+      );
+      expect(events.n).toBe(1);
     });
 
     it.each([
@@ -373,6 +379,21 @@ describe('payments through Paystack', () => {
       const paid = expectOk(await verify(order.uuid, owner.headers));
       expect(paid.payment).toMatchObject({ status: 'paid', amount_paid: '3500.01' });
       expect(await paidTransitions(order.uuid)).toBe(1);
+    });
+  });
+
+  it('records a failed charge reported by verify; the guest can then open a new checkout', async () => {
+    const order = await placeOrder(t, cardBody(catalog));
+    fake.pay(order.payment.reference, { status: 'failed', paid_at: null });
+    const guest = { ...guestHeaders(t), 'x-order-token': tokens.tokenFor(order.uuid) };
+    const failed = expectOk(await verify(order.uuid, guest));
+    expect(failed.payment).toMatchObject({ status: 'failed', error: expect.any(String) });
+    expect(failed.payment_status).toBe('unpaid');
+    expect(await paymentNotifications(order.uuid)).toBe(1);
+    const retried = expectOk(await retry(order.uuid));
+    expect(retried.payment).toMatchObject({
+      status: 'pending',
+      reference: `${order.order_reference}-2`,
     });
   });
 
