@@ -8,8 +8,10 @@
  *    times spawn → /health/ready, and seeds through the API;
  * 4. starts the ceiling (bench/ceiling.ts) and the load generator
  *    (bench/load.ts), each a child process of its own;
- * 5. runs P1 storefront, P2 list, P3 order placement against both, and P4
- *    login against the service; checks stored orders against 201 answers;
+ * 5. runs P1 storefront, P2 list, P3 order placement against both, P4
+ *    login against the service, and P5 card order placement (each opening a
+ *    Paystack checkout on a fake Paystack in this process that answers at
+ *    once) beside P3; checks stored orders against 201 answers;
  * 6. restarts the service with the default storefront cache for one more P1;
  * 7. prints the table and writes bench/results.json.
  *
@@ -43,6 +45,7 @@ import {
   waitForOk,
 } from './processes';
 import { judge, OrderCheck, renderTable, Results, ScenarioResult, ServiceRun } from './report';
+import { FakePaystack } from '../test/support/fake-paystack';
 import {
   BIG_MENU_META_KEY,
   BUSINESS_META_KEY,
@@ -259,7 +262,7 @@ async function startCeiling(
 
 // ---- scenarios --------------------------------------------------------------
 
-function orderBodies(seeded: Seeded): string[] {
+function orderBodies(seeded: Seeded, paymentProcessor = 'cash'): string[] {
   const items = seeded.smallMenuItems;
   return items.map((_, start) => {
     const lines: Array<{ item: SeededItem; quantity: number }> = [];
@@ -281,7 +284,7 @@ function orderBodies(seeded: Seeded): string[] {
     return JSON.stringify({
       menu_uuid: seeded.smallMenuUuid,
       amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
-      payment_processor: 'cash',
+      payment_processor: paymentProcessor,
       customer_email_address: `guest${start}@example.test`,
       customer_phone_number: '+2348000000000',
       customer_requested_order_email_copy: false,
@@ -345,6 +348,20 @@ async function load(
   return answer;
 }
 
+/** Orders stored by a placement run against its 201 answers. */
+function checkOrders(answer: LoadAnswer, before: number, after: number): OrderCheck {
+  const answered = count201(answer);
+  const answered201 = answered.warmup + answered.measured + answered.retried;
+  return {
+    ordersStored: after - before,
+    answered201,
+    measured201: answered.measured,
+    warmup201: answered.warmup,
+    retried: [answer.warmupRetries, answer.measuredRetries].filter((r) => r !== undefined),
+    equal: after - before === answered201,
+  };
+}
+
 function count201(answer: LoadAnswer): { warmup: number; measured: number; retried: number } {
   return {
     warmup: answer.warmup?.statusCodes['201'] ?? 0,
@@ -370,10 +387,18 @@ async function run(workDir: string, dbName: string): Promise<Results> {
   const serviceRuns: ServiceRun[] = [];
   const scenarios: ScenarioResult[] = [];
   let orderCheck: OrderCheck | undefined;
+  let cardOrderCheck: OrderCheck | undefined;
+  // P5's Paystack: on loopback, answering at once, keeping no record of the calls.
+  const paystack = wanted('P5') ? await FakePaystack.start() : undefined;
+  if (paystack) paystack.record = false;
+  const paystackEnv: Record<string, string> = paystack
+    ? { PAYSTACK_SECRET_KEY: paystack.secretKey, PAYSTACK_BASE_URL: paystack.url }
+    : {};
 
   // Storefront cache off: the like-for-like figure against the ceiling, which caches nothing.
   let service = await startService('service', dbUrl, apiKey, workDir, {
     STOREFRONT_CACHE_TTL_MS: '0',
+    ...paystackEnv,
   });
   log('seeding through the API');
   const seeded = await seed(service.base, NS, apiKey);
@@ -441,18 +466,9 @@ async function run(workDir: string, dbName: string): Promise<Results> {
     const before = await countOrders(dbUrl);
     const s = await load(loader, 'P3 service', { ...spec, url: service.base + paths.order });
     const after = await countOrders(dbUrl);
-    const answered = count201(s);
-    const answered201 = answered.warmup + answered.measured + answered.retried;
-    orderCheck = {
-      ordersStored: after - before,
-      answered201,
-      measured201: answered.measured,
-      warmup201: answered.warmup,
-      retried: [s.warmupRetries, s.measuredRetries].filter((r) => r !== undefined),
-      equal: after - before === answered201,
-    };
+    orderCheck = checkOrders(s, before, after);
     log(
-      `P3: orders stored by the service run ${orderCheck.ordersStored}, 201 answers ${answered201}` +
+      `P3: orders stored by the service run ${orderCheck.ordersStored}, 201 answers ${orderCheck.answered201}` +
         ` → ${orderCheck.equal ? 'equal' : 'NOT EQUAL'}`,
     );
     scenarios.push({
@@ -464,6 +480,32 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       targetRatio: 0.5,
       serviceRssAfterMiB: peakRssMiB(service.child.pid),
       ceilingRssAfterMiB: peakRssMiB(ceiling.child.pid),
+    });
+    await waitForOutboxDrain(dbUrl);
+  }
+  if (wanted('P5') && paystack) {
+    const before = await countOrders(dbUrl);
+    const s = await load(loader, 'P5 service', {
+      method: 'POST',
+      headers: json,
+      bodies: orderBodies(seeded, 'paystack'),
+      idempotencyKeys: true,
+      url: service.base + paths.order,
+    });
+    cardOrderCheck = checkOrders(s, before, await countOrders(dbUrl));
+    log(
+      `P5: orders stored ${cardOrderCheck.ordersStored}, 201 answers ${cardOrderCheck.answered201}` +
+        ` → ${cardOrderCheck.equal ? 'equal' : 'NOT EQUAL'}`,
+    );
+    const cash = scenarios.find((scenario) => scenario.id === 'P3')?.service;
+    scenarios.push({
+      id: 'P5',
+      title: 'P5 card order, 5 lines, opening a Paystack checkout (fake, answers at once)',
+      service: s.measured,
+      ceiling: cash,
+      ceilingLabel: 'P3 service (cash)',
+      ratio: cash ? s.measured!.requestsPerSecond / cash.requestsPerSecond : undefined,
+      serviceRssAfterMiB: peakRssMiB(service.child.pid),
     });
     await waitForOutboxDrain(dbUrl);
   }
@@ -543,6 +585,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
   }
   await stopChild(ceiling.child);
   await stopChild(loader);
+  await paystack?.close();
 
   const cpuList = cpus();
   return {
@@ -566,6 +609,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
     serviceRuns,
     scenarios,
     orderCheck,
+    cardOrderCheck,
     targets: judge(scenarios, serviceRuns),
   };
 }
@@ -614,7 +658,10 @@ export async function main(): Promise<void> {
     writeFileSync(file, `${JSON.stringify({ ...results, table }, null, 2)}\n`);
     console.log(`\n${table}\n`);
     log(`written ${file}`);
-    if (results.orderCheck && !results.orderCheck.equal) {
+    if (
+      (results.orderCheck && !results.orderCheck.equal) ||
+      (results.cardOrderCheck && !results.cardOrderCheck.equal)
+    ) {
       process.exitCode = 1;
     }
   } catch (error) {

@@ -60,6 +60,8 @@ export interface Results {
   serviceRuns: ServiceRun[];
   scenarios: ScenarioResult[];
   orderCheck?: OrderCheck;
+  /** The same check for P5, card orders that open a checkout. */
+  cardOrderCheck?: OrderCheck;
   targets: Array<{ target: string; met: boolean; detail: string }>;
 }
 
@@ -181,6 +183,14 @@ export function renderTable(results: Results): string {
         `(${check.warmup201} warm-up + ${check.measured201} measured + ${
           check.answered201 - check.warmup201 - check.measured201
         } of ${retried} cut-off requests retried with their key): ${check.equal ? 'equal' : 'NOT EQUAL'}`,
+    );
+  }
+  if (results.cardOrderCheck) {
+    const check = results.cardOrderCheck;
+    lines.push(
+      `- P5: ${check.ordersStored} card orders stored, ${check.answered201} answered 201: ${
+        check.equal ? 'equal' : 'NOT EQUAL'
+      }`,
     );
   }
   lines.push(`- seeding through the API: ${results.seedSeconds.toFixed(1)} s`);

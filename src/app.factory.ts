@@ -21,6 +21,8 @@ export async function createApp(
     AppModule.forRoot(config, options.extraModules),
     {
       bodyParser: false,
+      // Webhook signatures are checked over the raw body (req.rawBody).
+      rawBody: true,
       bufferLogs: true,
       abortOnError: false,
     },

@@ -14,6 +14,7 @@ import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
 import { loggerParams } from './http/logging';
 import { OrderModule } from './order/order.module';
+import { PaymentModule } from './payment/payment.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { WebhookModule } from './webhook/webhook.module';
@@ -39,6 +40,7 @@ export class AppModule {
         FileModule,
         OrderModule,
         WebhookModule,
+        PaymentModule,
         ...extraModules,
       ],
       providers: [

@@ -161,7 +161,7 @@ describe('owner order update (API.md §5.2, D23)', () => {
       const paid = expectOk(await update(uuid, { payment_status: 'paid' }));
       expect(paid.payment_status).toBe('paid');
       expect(paid.history.at(-1)).toMatchObject({
-        field: 'payment_status',
+        field: 'payment',
         from: 'unpaid',
         to: 'paid',
         by: owner.uuid,

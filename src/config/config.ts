@@ -49,6 +49,17 @@ export interface AppConfig {
   webhookSecretKey: string;
   /** Address of the guest storefront web app; QR codes point at `{frontUrl}/app/<business>/menu/<menu>`. */
   frontUrl: string;
+  /** Card payments collected online through Paystack; undefined without PAYSTACK_SECRET_KEY. */
+  paystack: PaystackConfig | undefined;
+  /** Origins a checkout's callback_url may point at; '*' is any http(s) origin. */
+  paymentCallbackOrigins: string[] | '*';
+}
+
+export interface PaystackConfig {
+  secretKey: string;
+  baseUrl: string;
+  /** How long a call to Paystack may take before it counts as failed. */
+  timeoutMs: number;
 }
 
 export const DEVELOPMENT_API_KEY = 'dev-api-key-change-me';
@@ -170,6 +181,37 @@ function s3Config(env: Env): S3Config {
     publicUrl: (
       url(env, 'S3_PUBLIC_URL', ['http:', 'https:']) ?? `${endpoint.replace(/\/$/, '')}/${bucket}`
     ).replace(/\/$/, ''),
+  };
+}
+
+/** Comma-separated http(s) origins such as https://shop.example. */
+function origins(env: Env, name: string): string[] | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  const list = raw
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+  for (const origin of list) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError(
+        name,
+        `holds "${origin}", which is not an origin like https://shop.example`,
+      );
+    }
+  }
+  return list;
+}
+
+function paystackConfig(env: Env): PaystackConfig | undefined {
+  const secretKey = read(env, 'PAYSTACK_SECRET_KEY');
+  if (secretKey === undefined) return undefined;
+  return {
+    secretKey,
+    baseUrl: (
+      url(env, 'PAYSTACK_BASE_URL', ['http:', 'https:']) ?? 'https://api.paystack.co'
+    ).replace(/\/$/, ''),
+    timeoutMs: int(env, 'PAYSTACK_TIMEOUT_MS', 10000, 1, 120000),
   };
 }
 
@@ -313,5 +355,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookSecretKey: webhookSecretKey,
     frontUrl: (frontUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    paystack: paystackConfig(env),
+    paymentCallbackOrigins: origins(env, 'PAYMENT_CALLBACK_ORIGINS') ?? (production ? [] : '*'),
   };
 }

@@ -2,6 +2,7 @@ import { UserEntity } from '../account/user.entity';
 import { UserTokenEntity } from '../account/user-token.entity';
 import { EntityRecord } from '../entity/entity-record.entity';
 import { ORDER_ENTITIES } from '../order/entities';
+import { PAYMENT_ENTITIES } from '../payment/entities';
 import { OutboxEntity } from '../outbox/outbox.entity';
 import { RateLimitCounterEntity } from '../rate-limit/rate-limit-counter.entity';
 import { WEBHOOK_ENTITIES } from '../webhook/entities';
@@ -15,4 +16,5 @@ export const ENTITIES = [
   RateLimitCounterEntity,
   ...ORDER_ENTITIES,
   ...WEBHOOK_ENTITIES,
+  ...PAYMENT_ENTITIES,
 ];

@@ -56,7 +56,16 @@ export function installHttpPipeline(app: NestExpressApplication, config: AppConf
     maxAge: 600,
   });
   app.use(requireJsonBody);
-  app.use(json({ limit: JSON_BODY_LIMIT, type: 'application/json' }));
+  // The raw bytes stay on req.rawBody: a provider's webhook signature is checked over them.
+  app.use(
+    json({
+      limit: JSON_BODY_LIMIT,
+      type: 'application/json',
+      verify: (req: Request & { rawBody?: Buffer }, _res, buffer) => {
+        req.rawBody = buffer;
+      },
+    }),
+  );
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     const answer = toErrorResponse(error, requestIdOf(req), logger);

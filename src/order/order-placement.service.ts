@@ -17,8 +17,12 @@ import { OrderTokens } from './domain/order-token';
 import {
   OrderResponseDto,
   PlacedOrderResponseDto,
+  toOrderHistoryEntry,
   toOrderResponse,
 } from './dto/order-response.dto';
+import { toPaymentResponse } from '../payment/dto/payment-response.dto';
+import { OrderEntity, OrderEventEntity } from './entities';
+import { OrderPayments } from './order-payments';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { NotificationRepository } from './notification.repository';
@@ -60,6 +64,7 @@ export class OrderPlacementService {
     private readonly events: OrderEventBus,
     private readonly storefront: StorefrontService,
     private readonly tokens: OrderTokens,
+    private readonly payments: OrderPayments,
   ) {}
 
   async placeOrder(
@@ -83,26 +88,40 @@ export class OrderPlacementService {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const order = await this.createOrder(manager, dto, publish);
+      const created = await this.createOrder(manager, dto, publish);
       if (key) {
         await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
           status: 201,
-          body: order,
-          resourceUuid: order.uuid,
+          body: created.answer,
+          resourceUuid: created.order.uuid,
         });
       }
-      return { replayed: false, status: 201, body: order };
+      return { replayed: false, status: 201, body: created.answer, created };
     });
+    let body: OrderResponseDto;
+    if (outcome.replayed) {
+      // The stored answer predates the checkout: the payment and its history are read as they stand now.
+      const current = await this.orders.findByUuid(outcome.body.uuid);
+      const history = current ? (await this.orders.eventsOf([current.uuid])).get(current.uuid) : [];
+      body = current
+        ? withPayment({ ...outcome.body, history: [] }, current, history ?? [])
+        : outcome.body;
+    } else {
+      // An online payment's checkout is opened only now that the order has committed.
+      const { answer, order, businessExtra } = outcome.created!;
+      const opened = await this.payments.openCheckout(order, businessExtra);
+      body = opened ? withPayment(answer, opened.order, opened.events) : answer;
+    }
     // The guest's token is derived from the order, never stored: the replay answers the same one.
-    const body: PlacedOrderResponseDto = {
-      ...outcome.body,
-      order_token: this.tokens.tokenFor(outcome.body.uuid),
+    const placed: PlacedOrderResponseDto = {
+      ...body,
+      order_token: this.tokens.tokenFor(body.uuid),
     };
     return outcome.replayed
-      ? new ApiResult(body, 'Order already placed', undefined, outcome.status, {
+      ? new ApiResult(placed, 'Order already placed', undefined, outcome.status, {
           'Idempotent-Replayed': 'true',
         })
-      : new ApiResult(body, 'Order placed', undefined, outcome.status);
+      : new ApiResult(placed, 'Order placed', undefined, outcome.status);
   }
 
   /** D22: the owner is notified at placement; this only confirms the order exists. */
@@ -116,7 +135,11 @@ export class OrderPlacementService {
     manager: EntityManager,
     dto: PlaceOrderDto,
     publish: PublishOrderEvent,
-  ): Promise<OrderResponseDto> {
+  ): Promise<{
+    answer: OrderResponseDto;
+    order: OrderEntity;
+    businessExtra: Record<string, unknown>;
+  }> {
     const processor: PaymentProcessor = dto.payment_processor ?? 'cash';
     const orderable = await this.entities.findOrderableMenu(
       dto.menu_uuid,
@@ -182,21 +205,29 @@ export class OrderPlacementService {
       );
     }
 
-    const currency = menu.extraData.menu_base_wallet_ticker;
+    // How the payment is collected; refuses a currency or callback_url the provider cannot take.
+    const payment = this.payments.plan({
+      processor,
+      menu: menu.extraData,
+      callbackUrl: dto.callback_url,
+    });
     const stored = await this.orders.insertOrder(manager, {
       menuUuid: menu.uuid,
       businessUuid: business.uuid,
       ownerUuid: business.ownedBy,
       paymentProcessor: processor,
       amount: total,
-      currency:
-        typeof currency === 'string' && currency.trim() ? currency.trim().slice(0, 32) : null,
+      currency: payment.currency,
       customerEmailAddress: dto.customer_email_address,
       customerPhoneNumber: optionalText(dto.customer_phone_number),
       customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
       generalNote: optionalText(dto.general_note),
       deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
       onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
+      paymentCollect: payment.collect,
+      paymentInstructions: payment.instructions,
+      paymentCallbackUrl: payment.callbackUrl,
+      paymentAttempts: payment.attempts,
     });
     const lines = await this.orders.insertLines(
       manager,
@@ -242,6 +273,21 @@ export class OrderPlacementService {
       await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));
     }
     await publish('order.created', stored);
-    return answer;
+    return { answer, order: stored, businessExtra: business.extraData };
   }
+}
+
+/** The answer with the order's payment as it stands now, and any history made since. */
+function withPayment(
+  answer: OrderResponseDto,
+  order: OrderEntity,
+  events: readonly OrderEventEntity[],
+): OrderResponseDto {
+  return {
+    ...answer,
+    payment_status: order.paymentStatus,
+    payment: toPaymentResponse(order),
+    history: [...answer.history, ...events.map(toOrderHistoryEntry)],
+    updated_at: new Date(order.updatedAt).toISOString(),
+  };
 }

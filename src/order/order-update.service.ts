@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
+import { Clock } from '../common/clock';
 import { ApiError, ErrorDetail } from '../http/api-error';
 import {
   canMovePaymentStatus,
@@ -13,6 +14,7 @@ import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderEntity } from './entities';
 import { NewOrderEvent, OrderRepository } from './order.repository';
+import { OrderPayments } from './order-payments';
 import { OrderEventBus } from './realtime/order-event-bus';
 
 function allowedText(allowed: readonly string[]): string {
@@ -28,6 +30,8 @@ export class OrderUpdateService {
   constructor(
     private readonly orders: OrderRepository,
     private readonly events: OrderEventBus,
+    private readonly clock: Clock,
+    private readonly payments: OrderPayments,
   ) {}
 
   async updateOrder(
@@ -80,11 +84,7 @@ export class OrderUpdateService {
         'order.updated',
         updated,
         history.map((entry) =>
-          entry.field === 'payment_status'
-            ? 'payment'
-            : entry.field === 'owner_note'
-              ? 'note'
-              : 'status',
+          entry.field === 'payment' ? 'payment' : entry.field === 'owner_note' ? 'note' : 'status',
         ),
       );
       return this.detail(manager, updated);
@@ -93,7 +93,18 @@ export class OrderUpdateService {
 
   /** What the update changes, the history entries it makes, and what D23 refuses. */
   private plan(order: OrderEntity, dto: UpdateOrderDto, actorUuid: string) {
-    const changes: Partial<Pick<OrderEntity, 'status' | 'paymentStatus' | 'ownerNote'>> = {};
+    const changes: Partial<
+      Pick<
+        OrderEntity,
+        | 'status'
+        | 'paymentStatus'
+        | 'paymentState'
+        | 'ownerNote'
+        | 'amountPaid'
+        | 'amountRefunded'
+        | 'paidAt'
+      >
+    > = {};
     const history: NewOrderEvent[] = [];
     const problems: ErrorDetail[] = [];
     if (dto.status !== undefined) {
@@ -117,11 +128,26 @@ export class OrderUpdateService {
       }
     }
     if (dto.payment_status !== undefined) {
-      if (canMovePaymentStatus(order.paymentStatus, dto.payment_status)) {
-        changes.paymentStatus = dto.payment_status;
-        history.push({
+      if (this.payments.collectedOnline(order)) {
+        // The provider decides an online payment; the owner can ask it with verify.
+        problems.push({
           field: 'payment_status',
-          fromValue: order.paymentStatus,
+          message: `The ${order.paymentProcessor} payment is confirmed by the provider, not set by hand; use verify.`,
+          collect: 'online',
+        });
+      } else if (canMovePaymentStatus(order.paymentStatus, dto.payment_status)) {
+        // Offline money is counted as the owner records it.
+        changes.paymentStatus = dto.payment_status;
+        changes.paymentState = dto.payment_status;
+        if (dto.payment_status === 'paid') {
+          changes.amountPaid = order.amount;
+          changes.paidAt = this.clock.now();
+        } else if (dto.payment_status === 'refunded') {
+          changes.amountRefunded = order.amountPaid;
+        }
+        history.push({
+          field: 'payment',
+          fromValue: order.paymentState,
           toValue: dto.payment_status,
           actorUuid,
           actor: 'owner',

@@ -53,9 +53,16 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderNotifyListener,
     OrderEventBus,
   ],
-  // For modules that react to order changes (outbound webhooks): the change
-  // listeners, the owner's view of an order, and the owner's notifications.
-  exports: [OrderEventBus, OrderInboxService, NotificationService],
+  // For modules that react to order changes (outbound webhooks, payments): the
+  // change listeners, the owner's view of an order, the order rows and the
+  // owner's notifications.
+  exports: [
+    OrderEventBus,
+    OrderInboxService,
+    NotificationService,
+    OrderRepository,
+    NotificationRepository,
+  ],
 })
 export class OrderModule implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Orders');

@@ -5,6 +5,7 @@ import { OrderStatus, PaymentStatus } from './domain/order-status';
 import { PaymentProcessor } from './domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
+import type { PaymentCollect, PaymentState } from '../payment/domain/payment-state';
 
 export interface NewOrder {
   menuUuid: string;
@@ -19,6 +20,11 @@ export interface NewOrder {
   generalNote: string | null;
   deliveryData: Record<string, unknown> | null;
   onpremiseData: Record<string, unknown> | null;
+  /** How the payment is collected, decided by the payment module at placement. */
+  paymentCollect: PaymentCollect;
+  paymentInstructions: Record<string, unknown> | null;
+  paymentCallbackUrl: string | null;
+  paymentAttempts: number;
 }
 
 export interface NewOrderLine {
@@ -42,6 +48,14 @@ export interface NewOrderEvent {
   actor: OrderActor;
 }
 
+/** The columns an update may change: status, note, and the payment's columns. */
+export type OrderChanges = Partial<
+  Omit<
+    OrderEntity,
+    'uuid' | 'createdAt' | 'updatedAt' | 'deliveryData' | 'onpremiseData' | 'paymentInstructions'
+  >
+>;
+
 export interface OrderFilter {
   status?: OrderStatus;
   businessUuid?: string;
@@ -56,7 +70,10 @@ const REFERENCE_ATTEMPTS = 8;
 const ORDER_COLUMNS = `uuid, order_reference, menu_uuid, business_uuid, owner_uuid, status,
   payment_status, payment_processor, amount, currency, customer_email_address,
   customer_phone_number, customer_requested_order_email_copy, general_note, owner_note,
-  delivery_data, onpremise_data, created_at, updated_at`;
+  delivery_data, onpremise_data, payment_state, payment_collect, payment_reference,
+  payment_attempts, payment_authorization_url, payment_access_code, payment_callback_url,
+  payment_instructions, amount_paid, amount_refunded, paid_at, payment_transaction_id,
+  payment_error, created_at, updated_at`;
 const LINE_COLUMNS = `uuid, order_uuid, position, item_uuid, title_name, category,
   unit_price_amount, options, quantity, line_total, item_note`;
 const EVENT_COLUMNS = 'id, order_uuid, field, from_value, to_value, actor_uuid, actor, created_at';
@@ -79,6 +96,19 @@ interface OrderRow {
   owner_note: string | null;
   delivery_data: Record<string, unknown> | null;
   onpremise_data: Record<string, unknown> | null;
+  payment_state: PaymentState;
+  payment_collect: PaymentCollect;
+  payment_reference: string | null;
+  payment_attempts: number;
+  payment_authorization_url: string | null;
+  payment_access_code: string | null;
+  payment_callback_url: string | null;
+  payment_instructions: Record<string, unknown> | null;
+  amount_paid: string;
+  amount_refunded: string;
+  paid_at: Date | null;
+  payment_transaction_id: string | null;
+  payment_error: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -132,6 +162,19 @@ function toOrder(row: OrderRow): OrderEntity {
     ownerNote: row.owner_note,
     deliveryData: row.delivery_data,
     onpremiseData: row.onpremise_data,
+    paymentState: row.payment_state,
+    paymentCollect: row.payment_collect,
+    paymentReference: row.payment_reference,
+    paymentAttempts: row.payment_attempts,
+    paymentAuthorizationUrl: row.payment_authorization_url,
+    paymentAccessCode: row.payment_access_code,
+    paymentCallbackUrl: row.payment_callback_url,
+    paymentInstructions: row.payment_instructions,
+    amountPaid: row.amount_paid,
+    amountRefunded: row.amount_refunded,
+    paidAt: row.paid_at,
+    paymentTransactionId: row.payment_transaction_id,
+    paymentError: row.payment_error,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   });
@@ -186,8 +229,10 @@ export class OrderRepository {
       const rows: OrderRow[] = await manager.query(
         `INSERT INTO orders (order_reference, menu_uuid, business_uuid, owner_uuid, payment_processor,
            amount, currency, customer_email_address, customer_phone_number,
-           customer_requested_order_email_copy, general_note, delivery_data, onpremise_data)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb)
+           customer_requested_order_email_copy, general_note, delivery_data, onpremise_data,
+           payment_collect, payment_instructions, payment_callback_url, payment_attempts)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb,
+           $14, $15::jsonb, $16, $17)
          ON CONFLICT (order_reference) DO NOTHING
          RETURNING ${ORDER_COLUMNS}`,
         [
@@ -204,6 +249,10 @@ export class OrderRepository {
           order.generalNote,
           order.deliveryData === null ? null : JSON.stringify(order.deliveryData),
           order.onpremiseData === null ? null : JSON.stringify(order.onpremiseData),
+          order.paymentCollect,
+          order.paymentInstructions === null ? null : JSON.stringify(order.paymentInstructions),
+          order.paymentCallbackUrl,
+          order.paymentAttempts,
         ],
       );
       if (rows.length) return toOrder(rows[0]);
@@ -292,7 +341,7 @@ export class OrderRepository {
   async updateOrder(
     manager: EntityManager,
     uuid: string,
-    changes: Partial<Pick<OrderEntity, 'status' | 'paymentStatus' | 'ownerNote'>>,
+    changes: OrderChanges,
   ): Promise<OrderEntity> {
     await manager.update(OrderEntity, { uuid }, changes);
     return manager.findOneByOrFail(OrderEntity, { uuid });

@@ -114,6 +114,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plugins/svc/svc-init/admin/order/refund/{order_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refunds an order's payment, in full or in part (owner of the order's business).
+         * @description No amount: all that is left (paid − refunded). A card payment is refunded through the provider; cash and bank transfer are recorded as the owner says. 422 when nothing was paid or the amount exceeds what is left; 409 while another refund of the order is being made. Answers the order with the new `amount_refunded` and status.
+         */
+        post: operations["refundOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugins/svc/svc-init/admin/order/update/{order_id}": {
         parameters: {
             query?: never;
@@ -213,6 +233,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plugins/svc/svc-init/order/{uuid}/payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Opens a new card checkout for an order that is not paid.
+         * @description For the guest whose checkout failed to open or was abandoned: a new checkout with a new reference; the answer's `payment.authorization_url` is where to send the guest. Needs the order's token; a wrong token is answered as an unknown order (404). 409 when the order is paid; 422 when it is not paid online by card.
+         */
+        post: operations["retryOrderPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/order/{uuid}/payment/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Asks the provider whether the order's checkout was paid.
+         * @description For a storefront's callback page when the webhook is late: the provider's answer is applied by the same rule as its webhook (paid exactly once; another amount or currency is a mismatch). The guest sends the order's token; the owner may send their Bearer token instead. Answers the order.
+         */
+        post: operations["verifyOrderPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugins/svc/svc-init/order/{uuid}/stream": {
         parameters: {
             query?: never;
@@ -227,6 +287,26 @@ export interface paths {
         get: operations["streamGuestOrder"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/payment/paystack/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receives Paystack's events (no API key).
+         * @description `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body under the secret key, else 401 and nothing changes. `charge.success` marks the order paid (or `mismatch` for another amount or currency); `refund.processed` confirms a refund. Replays, unknown references and other event types are acknowledged with 200 and change nothing. 404 when no Paystack key is configured.
+         */
+        post: operations["receivePaystackWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1029,7 +1109,7 @@ export interface components {
             amount: string;
             business_uuid: string;
             created_at: string;
-            /** @description The menu's currency ticker. */
+            /** @description The menu's ISO 4217 code when it names one, else its currency ticker as stored. */
             currency: string | null;
             customer_email_address: string;
             customer_phone_number: string | null;
@@ -1047,10 +1127,15 @@ export interface components {
             } | null;
             /** @description Short, human readable and unique, e.g. `K7MQ-2XPA`. */
             order_reference: string;
+            /** @description How the order is paid and where the payment stands. */
+            payment: components["schemas"]["PaymentResponseDto"];
             /** @enum {string} */
             payment_processor: "paystack" | "bank_transfer" | "cash";
-            /** @enum {string} */
-            payment_status: "unpaid" | "paid" | "refunded";
+            /**
+             * @description Mirrors `payment.status` in four values: unpaid, paid, partially_refunded, refunded.
+             * @enum {string}
+             */
+            payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
@@ -1124,8 +1209,12 @@ export interface components {
             at: string;
             /** @description The user who made the change; null when it was not the owner. */
             by: string | null;
-            /** @enum {string} */
-            field: "status" | "payment_status" | "owner_note";
+            /**
+             * @description `payment` entries carry values of `payment.status`; `payment_status`
+             *     appears only on entries made before payments were collected.
+             * @enum {string}
+             */
+            field: "status" | "payment" | "payment_status" | "owner_note";
             /** @description Null for the first status of a new order. */
             from: string | null;
             to: string | null;
@@ -1175,7 +1264,7 @@ export interface components {
             amount: string;
             business_uuid: string;
             created_at: string;
-            /** @description The menu's currency ticker. */
+            /** @description The menu's ISO 4217 code when it names one, else its currency ticker as stored. */
             currency: string | null;
             customer_email_address: string;
             customer_phone_number: string | null;
@@ -1194,10 +1283,15 @@ export interface components {
             /** @description Short, human readable and unique, e.g. `K7MQ-2XPA`. */
             order_reference: string;
             owner_note: string | null;
+            /** @description How the order is paid and where the payment stands. */
+            payment: components["schemas"]["PaymentResponseDto"];
             /** @enum {string} */
             payment_processor: "paystack" | "bank_transfer" | "cash";
-            /** @enum {string} */
-            payment_status: "unpaid" | "paid" | "refunded";
+            /**
+             * @description Mirrors `payment.status` in four values: unpaid, paid, partially_refunded, refunded.
+             * @enum {string}
+             */
+            payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
@@ -1209,6 +1303,63 @@ export interface components {
             per_page: number;
             total: number;
         };
+        PaymentResponseDto: {
+            /** @example abc123 */
+            access_code: string | null;
+            /** @example 3500.00 */
+            amount_due: string;
+            /** @example 0.00 */
+            amount_paid: string;
+            /** @example 0.00 */
+            amount_refunded: string;
+            /**
+             * @description Where to send the guest to pay; null when no checkout is open.
+             * @example https://checkout.paystack.com/abc123
+             */
+            authorization_url: string | null;
+            /**
+             * @description `online`: the provider collects and confirms the money; `offline`: the owner does.
+             * @enum {string}
+             */
+            collect: "online" | "offline";
+            /**
+             * @description ISO 4217 code when the menu names one, else its ticker as stored.
+             * @example NGN
+             */
+            currency: string | null;
+            /**
+             * @description Why the last attempt to open or confirm the payment did not succeed; null otherwise.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * @description For bank transfer: the menu's entry as the owner wrote it (`title`,
+             *     `description`, and `account_name`, `account_number`, `bank_name` when present).
+             * @example null
+             */
+            instructions: {
+                [key: string]: string | null;
+            } | null;
+            /** Format: date-time */
+            paid_at: string | null;
+            /**
+             * @description The order's payment_processor.
+             * @example paystack
+             */
+            provider: string;
+            /**
+             * @description The reference of the latest checkout (unique per attempt), or of the paid one.
+             * @example K7Q2-9XD4-1
+             */
+            reference: string | null;
+            /**
+             * @description unpaid → pending (a checkout was opened) → paid | failed; paid →
+             *     partially_refunded | refunded; mismatch when the provider reported another
+             *     amount or currency (the order stays unpaid and the owner is told).
+             * @enum {string}
+             */
+            status: "unpaid" | "pending" | "paid" | "failed" | "mismatch" | "partially_refunded" | "refunded";
+        };
         PlaceOrderDto: {
             /**
              * @description The total the client computed. The server computes its own from the items'
@@ -1216,6 +1367,12 @@ export interface components {
              * @example 59.97
              */
             amount: number | string;
+            /**
+             * @description For card payments: where the provider sends the guest back after the
+             *     checkout. Must be on one of the service's allowed callback origins (400 otherwise).
+             * @example https://shop.example/order/complete
+             */
+            callback_url?: string;
             /** @description 1 to 100 lines. */
             cart_items: components["schemas"]["CartItemDto"][];
             /** Format: email */
@@ -1246,7 +1403,7 @@ export interface components {
             amount: string;
             business_uuid: string;
             created_at: string;
-            /** @description The menu's currency ticker. */
+            /** @description The menu's ISO 4217 code when it names one, else its currency ticker as stored. */
             currency: string | null;
             customer_email_address: string;
             customer_phone_number: string | null;
@@ -1273,14 +1430,31 @@ export interface components {
              */
             order_token: string;
             owner_note: string | null;
+            /** @description How the order is paid and where the payment stands. */
+            payment: components["schemas"]["PaymentResponseDto"];
             /** @enum {string} */
             payment_processor: "paystack" | "bank_transfer" | "cash";
-            /** @enum {string} */
-            payment_status: "unpaid" | "paid" | "refunded";
+            /**
+             * @description Mirrors `payment.status` in four values: unpaid, paid, partially_refunded, refunded.
+             * @enum {string}
+             */
+            payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
             uuid: string;
+        };
+        RefundOrderDto: {
+            /**
+             * @description How much to give back, at most two decimals; none: all that is left (paid − refunded).
+             * @example 12.50
+             */
+            amount?: string | number;
+            /**
+             * @description Why the money goes back; kept with the refund and sent to the provider.
+             * @example Item was sold out
+             */
+            reason?: string;
         };
         RegisterUserDto: {
             /**
@@ -1391,7 +1565,7 @@ export interface components {
              * @description unpaid → paid | refunded; paid → refunded.
              * @enum {string}
              */
-            payment_status?: "unpaid" | "paid" | "refunded";
+            payment_status?: "unpaid" | "paid" | "partially_refunded" | "refunded";
             /**
              * @description The next state; only the moves of D23 are allowed.
              * @enum {string}
@@ -1544,6 +1718,10 @@ export interface components {
             updated_at: string;
             url: string;
             uuid: string;
+        };
+        WebhookReceiptDto: {
+            /** @description Whether the event changed an order's payment (a replay, an unknown reference or event type does not). */
+            changed: boolean;
         };
         WebhookSecretResponseDto: {
             /**
@@ -1813,6 +1991,88 @@ export interface operations {
             };
             /** @description Error */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    refundOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundOrderDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["OrderResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2156,6 +2416,138 @@ export interface operations {
             };
         };
     };
+    retryOrderPayment: {
+        parameters: {
+            query?: {
+                /** @description The order token, for clients that cannot send headers. */
+                order_token?: unknown;
+            };
+            header?: {
+                /** @description The order's token from the placement answer (or the `order_token` query). */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["OrderResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    verifyOrderPayment: {
+        parameters: {
+            query?: {
+                /** @description The order token, for clients that cannot send headers. */
+                order_token?: unknown;
+            };
+            header?: {
+                /** @description The order's token from the placement answer (or the `order_token` query). */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["OrderResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     streamGuestOrder: {
         parameters: {
             query?: {
@@ -2200,6 +2592,54 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    receivePaystackWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "x-paystack-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WebhookReceiptDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

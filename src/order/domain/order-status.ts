@@ -23,16 +23,18 @@ const NEXT_STATUS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
   cancelled: [],
 };
 
-export const PAYMENT_STATUSES = ['unpaid', 'paid', 'refunded'] as const;
+export const PAYMENT_STATUSES = ['unpaid', 'paid', 'partially_refunded', 'refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
- * §5.2 names `unpaid → paid | refunded`; a paid order can also be refunded
- * (money that came in can go back), and a refund is final.
+ * The owner's manual moves: `unpaid → paid | refunded`; money that came in
+ * can go back (`paid` or `partially_refunded` → `refunded`), and a refund is
+ * final. `partially_refunded` is only reached through a refund of an amount.
  */
 const NEXT_PAYMENT_STATUS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   unpaid: ['paid', 'refunded'],
   paid: ['refunded'],
+  partially_refunded: ['refunded'],
   refunded: [],
 };
 

@@ -2,6 +2,7 @@ import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
 import { PAYMENT_PROCESSORS } from '../domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
+import { PaymentResponseDto, toPaymentResponse } from '../../payment/dto/payment-response.dto';
 
 /** An option chosen on an order line, as it was when the order was placed. */
 export class OrderLineOptionDto {
@@ -38,7 +39,11 @@ export class OrderLineResponseDto {
 
 /** One change of an order: a field, its old and new value, who and when. */
 export class OrderHistoryEntryDto {
-  @ApiProperty({ enum: ['status', 'payment_status', 'owner_note'] })
+  /**
+   * `payment` entries carry values of `payment.status`; `payment_status`
+   * appears only on entries made before payments were collected.
+   */
+  @ApiProperty({ enum: ['status', 'payment', 'payment_status', 'owner_note'] })
   field!: string;
   /** Null for the first status of a new order. */
   from!: string | null;
@@ -57,14 +62,18 @@ export class OrderResponseDto {
   order_reference!: string;
   @ApiProperty({ enum: ORDER_STATUSES })
   status!: string;
+  /** Mirrors `payment.status` in four values: unpaid, paid, partially_refunded, refunded. */
   @ApiProperty({ enum: PAYMENT_STATUSES })
   payment_status!: string;
+  /** How the order is paid and where the payment stands. */
+  @ApiProperty({ type: PaymentResponseDto })
+  payment!: PaymentResponseDto;
   menu_uuid!: string;
   business_uuid!: string;
   /** The total the server computed from the lines' prices, two decimals. */
   @ApiProperty({ example: '59.97' })
   amount!: string;
-  /** The menu's currency ticker. */
+  /** The menu's ISO 4217 code when it names one, else its currency ticker as stored. */
   currency!: string | null;
   @ApiProperty({ enum: PAYMENT_PROCESSORS })
   payment_processor!: string;
@@ -155,6 +164,7 @@ export function toOrderResponse(
     order_reference: order.orderReference,
     status: order.status,
     payment_status: order.paymentStatus,
+    payment: toPaymentResponse(order),
     menu_uuid: order.menuUuid,
     business_uuid: order.businessUuid,
     amount: order.amount,

@@ -176,6 +176,16 @@ export class PlaceOrderDto {
   @Type(() => OnpremiseDataDto)
   onpremise_data?: OnpremiseDataDto;
 
+  /**
+   * For card payments: where the provider sends the guest back after the
+   * checkout. Must be on one of the service's allowed callback origins (400 otherwise).
+   */
+  @ApiProperty({ required: false, example: 'https://shop.example/order/complete' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  callback_url?: string;
+
   /** 1 to 100 lines. */
   @ApiProperty({ type: [CartItemDto], minItems: 1, maxItems: MAX_CART_LINES })
   @IsArray()

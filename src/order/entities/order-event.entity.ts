@@ -9,7 +9,11 @@ import {
 } from 'typeorm';
 import { OrderEntity } from './order.entity';
 
-export type OrderEventField = 'status' | 'payment_status' | 'owner_note';
+/**
+ * `payment` entries hold values of the payment's state; `payment_status`
+ * remains on entries written before payments were collected.
+ */
+export type OrderEventField = 'status' | 'payment' | 'payment_status' | 'owner_note';
 
 /** Who made a change: the business owner, the guest, the payment provider, or the service. */
 export type OrderActor = 'owner' | 'guest' | 'provider' | 'system';

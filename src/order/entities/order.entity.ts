@@ -8,6 +8,7 @@ import {
 } from 'typeorm';
 import type { OrderStatus, PaymentStatus } from '../domain/order-status';
 import type { PaymentProcessor } from '../domain/payment-methods';
+import type { PaymentCollect, PaymentState } from '../../payment/domain/payment-state';
 
 /**
  * A placed order (§5.1). `owner_uuid` is the business owner at placement,
@@ -35,7 +36,7 @@ export class OrderEntity {
   @Column({ type: 'varchar', length: 32, default: 'pending' })
   status!: OrderStatus;
 
-  @Column({ name: 'payment_status', type: 'varchar', length: 16, default: 'unpaid' })
+  @Column({ name: 'payment_status', type: 'varchar', length: 24, default: 'unpaid' })
   paymentStatus!: PaymentStatus;
 
   @Column({ name: 'payment_processor', type: 'varchar', length: 32 })
@@ -45,7 +46,7 @@ export class OrderEntity {
   @Column({ type: 'numeric', precision: 14, scale: 2 })
   amount!: string;
 
-  /** The menu's `menu_base_wallet_ticker` at placement. */
+  /** The menu's ISO 4217 code at placement, else its `menu_base_wallet_ticker` as stored. */
   @Column({ type: 'varchar', length: 32, nullable: true })
   currency!: string | null;
 
@@ -69,6 +70,53 @@ export class OrderEntity {
 
   @Column({ name: 'onpremise_data', type: 'jsonb', nullable: true })
   onpremiseData!: Record<string, unknown> | null;
+
+  /** The payment's state; `payment_status` mirrors it in four values. */
+  @Column({ name: 'payment_state', type: 'varchar', length: 24, default: 'unpaid' })
+  paymentState!: PaymentState;
+
+  /** Decided at placement: online when the provider collects the money. */
+  @Column({ name: 'payment_collect', type: 'varchar', length: 8, default: 'offline' })
+  paymentCollect!: PaymentCollect;
+
+  /** The reference of the latest checkout, or of the paid one. */
+  @Column({ name: 'payment_reference', type: 'varchar', length: 64, nullable: true })
+  paymentReference!: string | null;
+
+  /** Checkouts opened so far; the next reference is numbered after them. */
+  @Column({ name: 'payment_attempts', type: 'integer', default: 0 })
+  paymentAttempts!: number;
+
+  @Column({ name: 'payment_authorization_url', type: 'text', nullable: true })
+  paymentAuthorizationUrl!: string | null;
+
+  @Column({ name: 'payment_access_code', type: 'varchar', length: 128, nullable: true })
+  paymentAccessCode!: string | null;
+
+  /** Where the provider sends the guest back after the checkout. */
+  @Column({ name: 'payment_callback_url', type: 'text', nullable: true })
+  paymentCallbackUrl!: string | null;
+
+  /** What the guest is told to do (bank transfer details), as the menu had it at placement. */
+  @Column({ name: 'payment_instructions', type: 'jsonb', nullable: true })
+  paymentInstructions!: Record<string, unknown> | null;
+
+  @Column({ name: 'amount_paid', type: 'numeric', precision: 14, scale: 2, default: 0 })
+  amountPaid!: string;
+
+  @Column({ name: 'amount_refunded', type: 'numeric', precision: 14, scale: 2, default: 0 })
+  amountRefunded!: string;
+
+  @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
+  paidAt!: Date | null;
+
+  /** The provider's id of the paid transaction. */
+  @Column({ name: 'payment_transaction_id', type: 'varchar', length: 64, nullable: true })
+  paymentTransactionId!: string | null;
+
+  /** Why the last attempt to open or confirm a payment did not succeed. */
+  @Column({ name: 'payment_error', type: 'text', nullable: true })
+  paymentError!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -1,0 +1,8 @@
+import { PaymentEventEntity } from './payment-event.entity';
+import { PaymentRefundEntity, RefundStatus } from './payment-refund.entity';
+
+export { PaymentEventEntity, PaymentRefundEntity };
+export type { RefundStatus };
+
+/** The payment module's tables, registered in src/database/entities.ts. */
+export const PAYMENT_ENTITIES = [PaymentEventEntity, PaymentRefundEntity];

@@ -1,0 +1,139 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AuthUser } from '../auth/auth.decorator';
+import { ApiError } from '../http/api-error';
+import { Money, parsePrice } from '../order/domain/money';
+import { isUuid } from '../order/domain/uuid';
+import { OrderResponseDto } from '../order/dto/order-response.dto';
+import { OrderRepository } from '../order/order.repository';
+import { OrderEventBus } from '../order/realtime/order-event-bus';
+import { toMinorUnits } from './domain/currency';
+import { PaymentState } from './domain/payment-state';
+import { RefundOrderDto } from './dto/refund-order.dto';
+import { OrderAccess } from './order-access';
+import { PaymentRepository } from './payment.repository';
+import { PaymentTransitions } from './payment-transitions.service';
+import { PaymentProviders } from './providers/payment-providers';
+
+/**
+ * The owner's refunds. An online payment is refunded through the provider
+ * (the call happens between two short transactions; the refund is `pending`
+ * meanwhile and a second refund of the order is refused with 409); an
+ * offline one is recorded as the owner says. A refund counts in
+ * `amount_refunded` as soon as the provider accepts it.
+ */
+@Injectable()
+export class PaymentRefundService {
+  private readonly logger = new Logger('Payments');
+
+  constructor(
+    private readonly providers: PaymentProviders,
+    private readonly payments: PaymentRepository,
+    private readonly orders: OrderRepository,
+    private readonly events: OrderEventBus,
+    private readonly transitions: PaymentTransitions,
+    private readonly access: OrderAccess,
+  ) {}
+
+  async refundOrder(
+    user: AuthUser,
+    orderId: string,
+    dto: RefundOrderDto,
+  ): Promise<OrderResponseDto> {
+    if (!isUuid(orderId)) throw ApiError.notFound('The order does not exist.');
+    const started = await this.events.transaction(async (manager, publish) => {
+      const order = await this.orders.findForUpdate(manager, orderId.toLowerCase());
+      if (!order) throw ApiError.notFound('The order does not exist.');
+      if (order.ownerUuid !== user.uuid) {
+        throw ApiError.forbidden("Only the owner of the order's business may refund it.");
+      }
+      const paid = new Money(order.amountPaid);
+      const left = paid.minus(order.amountRefunded);
+      if (paid.lte(0) || left.lte(0)) {
+        throw ApiError.unprocessable(
+          paid.lte(0)
+            ? 'Nothing has been paid for this order.'
+            : 'The payment is already refunded in full.',
+          [
+            {
+              field: 'amount',
+              message: `refundable: ${left.toFixed(2)}`,
+              refundable: left.toFixed(2),
+            },
+          ],
+        );
+      }
+      const amount = dto.amount === undefined ? left : parsePrice(dto.amount)!;
+      if (amount.gt(left)) {
+        throw ApiError.unprocessable(
+          `At most ${left.toFixed(2)} can be refunded (paid ${paid.toFixed(2)}, refunded ${new Money(order.amountRefunded).toFixed(2)}).`,
+          [{ field: 'amount', message: `at most ${left.toFixed(2)}`, refundable: left.toFixed(2) }],
+        );
+      }
+      if (await this.payments.pendingRefund(manager, order.uuid)) {
+        throw ApiError.conflict('Another refund of this order is being made; try again shortly.');
+      }
+      const refund = {
+        orderUuid: order.uuid,
+        provider: order.paymentProcessor,
+        amount: amount.toFixed(2),
+        reason: dto.reason?.trim() || null,
+        providerRefundId: null,
+        requestedBy: user.uuid,
+      };
+      if (order.paymentCollect === 'offline') {
+        await this.payments.insertRefund(manager, { ...refund, status: 'succeeded' });
+        const result = await this.transitions.apply(
+          manager,
+          publish,
+          order,
+          this.refunded(order.amountPaid, order.amountRefunded, amount),
+          { actor: 'owner', userUuid: user.uuid },
+        );
+        return { done: await this.access.detail(result.order, manager) };
+      }
+      const refundUuid = await this.payments.insertRefund(manager, {
+        ...refund,
+        status: 'pending',
+      });
+      return { pending: { refundUuid, order, amount } };
+    });
+    if (started.done) return started.done;
+
+    const { refundUuid, order, amount } = started.pending!;
+    const outcome = await this.providers.get(order.paymentProcessor).refund({
+      reference: order.paymentReference ?? '',
+      amountMinor: toMinorUnits(amount),
+      currency: order.currency ?? '',
+      reason: dto.reason?.trim() || null,
+    });
+    const answer = await this.events.transaction(async (manager, publish) => {
+      const locked = (await this.orders.findForUpdate(manager, order.uuid))!;
+      if (!outcome.ok) {
+        await this.payments.finishRefund(manager, refundUuid, 'failed', null, outcome.error);
+        return null;
+      }
+      await this.payments.finishRefund(manager, refundUuid, 'succeeded', outcome.refundId, null);
+      const result = await this.transitions.apply(
+        manager,
+        publish,
+        locked,
+        this.refunded(locked.amountPaid, locked.amountRefunded, amount),
+        { actor: 'owner', userUuid: user.uuid },
+      );
+      return this.access.detail(result.order, manager);
+    });
+    if (!answer) {
+      const error = outcome.ok ? 'The refund was not made.' : outcome.error;
+      this.logger.warn(`Refund of order ${order.uuid} failed: ${error}`);
+      throw ApiError.unprocessable(error, [{ field: 'amount', message: error }]);
+    }
+    return answer;
+  }
+
+  private refunded(amountPaid: string, amountRefunded: string, amount: Money) {
+    const paid = new Money(amountPaid);
+    const refunded = Money.min(paid, new Money(amountRefunded).plus(amount));
+    const state: PaymentState = refunded.gte(paid) ? 'refunded' : 'partially_refunded';
+    return { paymentState: state, amountRefunded: refunded.toFixed(2) };
+  }
+}

@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { OrderEntity } from '../order/entities';
+import { PaymentRefundEntity, RefundStatus } from './entities';
+
+export interface NewProviderEvent {
+  provider: string;
+  eventKey: string;
+  eventType: string;
+  reference: string;
+  orderUuid: string;
+  outcome: string;
+  detail: Record<string, unknown>;
+}
+
+/** All SQL of provider events and refunds, in the caller's transaction. */
+@Injectable()
+export class PaymentRepository {
+  /**
+   * The order a checkout reference belongs to, locked until the transaction
+   * ends. References are `<order reference>-<attempt>`; an attempt that was
+   * never opened is not a known reference.
+   */
+  async findForUpdateByReference(
+    manager: EntityManager,
+    reference: string,
+  ): Promise<OrderEntity | null> {
+    const match = /^(.+)-(\d{1,6})$/.exec(reference);
+    if (!match) return null;
+    const order = await manager.findOne(OrderEntity, {
+      where: { orderReference: match[1] },
+      lock: { mode: 'pessimistic_write' },
+    });
+    const attempt = Number(match[2]);
+    return order && attempt >= 1 && attempt <= order.paymentAttempts ? order : null;
+  }
+
+  /**
+   * Records a provider event; false when the same event (provider and key)
+   * was recorded before. A concurrent delivery of the same event waits here
+   * until the first one's transaction ends, then finds it.
+   */
+  async recordEvent(manager: EntityManager, event: NewProviderEvent): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO payment_events (provider, event_key, event_type, reference, order_uuid, outcome, detail)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
+       ON CONFLICT (provider, event_key) DO NOTHING
+       RETURNING id`,
+      [
+        event.provider,
+        event.eventKey,
+        event.eventType,
+        event.reference,
+        event.orderUuid,
+        event.outcome,
+        JSON.stringify(event.detail),
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  async setEventOutcome(
+    manager: EntityManager,
+    provider: string,
+    eventKey: string,
+    outcome: string,
+  ): Promise<void> {
+    await manager.query(
+      'UPDATE payment_events SET outcome = $3 WHERE provider = $1 AND event_key = $2',
+      [provider, eventKey, outcome],
+    );
+  }
+
+  async pendingRefund(manager: EntityManager, orderUuid: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM payment_refunds WHERE order_uuid = $1 AND status = 'pending' LIMIT 1`,
+      [orderUuid],
+    );
+    return rows.length > 0;
+  }
+
+  async insertRefund(
+    manager: EntityManager,
+    refund: Pick<
+      PaymentRefundEntity,
+      'orderUuid' | 'provider' | 'amount' | 'reason' | 'status' | 'providerRefundId' | 'requestedBy'
+    >,
+  ): Promise<string> {
+    const rows: Array<{ uuid: string }> = await manager.query(
+      `INSERT INTO payment_refunds (order_uuid, provider, amount, reason, status, provider_refund_id, requested_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING uuid`,
+      [
+        refund.orderUuid,
+        refund.provider,
+        refund.amount,
+        refund.reason,
+        refund.status,
+        refund.providerRefundId,
+        refund.requestedBy,
+      ],
+    );
+    return rows[0].uuid;
+  }
+
+  async finishRefund(
+    manager: EntityManager,
+    uuid: string,
+    status: RefundStatus,
+    providerRefundId: string | null,
+    error: string | null,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE payment_refunds SET status = $2, provider_refund_id = $3, error = $4 WHERE uuid = $1`,
+      [uuid, status, providerRefundId, error],
+    );
+  }
+
+  /**
+   * Marks the service's own refund that this provider confirmation is about
+   * as processed; false when the service made no such refund (it was made at
+   * the provider itself). Matched by the provider's refund id, else by amount.
+   */
+  async confirmKnownRefund(
+    manager: EntityManager,
+    orderUuid: string,
+    providerRefundId: string | null,
+    amount: string,
+  ): Promise<boolean> {
+    const rows: Array<{ uuid: string }> = await manager.query(
+      `SELECT uuid FROM payment_refunds
+       WHERE order_uuid = $1 AND status = 'succeeded'
+         AND (provider_refund_id = $2 OR ($2::varchar IS NULL AND amount = $3::numeric))
+       ORDER BY created_at LIMIT 1`,
+      [orderUuid, providerRefundId, amount],
+    );
+    if (rows.length === 0) return false;
+    await manager.query(`UPDATE payment_refunds SET status = 'processed' WHERE uuid = $1`, [
+      rows[0].uuid,
+    ]);
+    return true;
+  }
+}

@@ -1,0 +1,113 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { PaymentCollect } from '../domain/payment-state';
+
+/** What a checkout needs: who pays, how much (minor units), and where the guest comes back. */
+export interface CheckoutRequest {
+  /** Unique per attempt. */
+  reference: string;
+  email: string;
+  amountMinor: number;
+  currency: string;
+  callbackUrl: string | null;
+  /** Where the money settles, when the business has its own account at the provider. */
+  subaccount: string | null;
+  metadata: Record<string, unknown>;
+}
+
+export type CheckoutOutcome =
+  { ok: true; authorizationUrl: string; accessCode: string | null } | { ok: false; error: string };
+
+/** A provider's account of one charge, from a webhook or a verify call. */
+export interface ChargeReport {
+  reference: string;
+  /** The provider's own id of the transaction. */
+  transactionId: string | null;
+  outcome: 'success' | 'failed' | 'pending';
+  amountMinor: number;
+  currency: string;
+  paidAt: Date | null;
+}
+
+export type VerifyOutcome = { ok: true; charge: ChargeReport } | { ok: false; error: string };
+
+export interface RefundRequest {
+  /** The reference of the paid charge. */
+  reference: string;
+  amountMinor: number;
+  currency: string;
+  reason: string | null;
+}
+
+export type RefundOutcome = { ok: true; refundId: string | null } | { ok: false; error: string };
+
+/**
+ * An event the provider pushed. `key` identifies it among all events of the
+ * provider, so a delivery seen before is recognised.
+ */
+export type ProviderEvent =
+  | { kind: 'charge'; key: string; charge: ChargeReport }
+  | {
+      kind: 'refund';
+      key: string;
+      /** The reference of the refunded charge. */
+      reference: string;
+      refundId: string | null;
+      amountMinor: number;
+      currency: string;
+    }
+  | { kind: 'other'; type: string };
+
+/**
+ * One way of paying an order. Offline providers (cash, bank transfer) only
+ * describe themselves; an online provider opens checkouts, verifies charges,
+ * refunds and reads the events it pushes. A further provider is one class
+ * implementing this and one entry in the registry.
+ */
+export interface PaymentProvider {
+  readonly name: string;
+  /** Whether the money is collected online by the provider or offline by the owner. */
+  readonly collect: PaymentCollect;
+  /** Whether an online payment can be taken in this ISO 4217 currency. */
+  supportsCurrency(code: string | null): boolean;
+  /** What the guest is told to do, from the menu's entry for this provider; null when nothing. */
+  instructions(menuEntry: Record<string, unknown> | null): Record<string, unknown> | null;
+  openCheckout(request: CheckoutRequest): Promise<CheckoutOutcome>;
+  verify(reference: string): Promise<VerifyOutcome>;
+  refund(request: RefundRequest): Promise<RefundOutcome>;
+  /**
+   * Checks that a pushed request comes from the provider (its signature over
+   * the raw body) before reading it; null when it does not.
+   */
+  readEvent(rawBody: Buffer, headers: IncomingHttpHeaders): ProviderEvent | null;
+}
+
+/** Cash and bank transfer: the owner collects and records the money. */
+export abstract class OfflineProvider implements PaymentProvider {
+  abstract readonly name: string;
+  readonly collect = 'offline' as const;
+
+  supportsCurrency(): boolean {
+    return true;
+  }
+
+  instructions(_menuEntry: Record<string, unknown> | null): Record<string, unknown> | null {
+    return null;
+  }
+
+  openCheckout(): Promise<CheckoutOutcome> {
+    return Promise.resolve({ ok: false, error: `${this.name} is collected by the owner.` });
+  }
+
+  verify(): Promise<VerifyOutcome> {
+    return Promise.resolve({ ok: false, error: `${this.name} is collected by the owner.` });
+  }
+
+  /** The owner gives the money back; the refund is recorded as they say. */
+  refund(): Promise<RefundOutcome> {
+    return Promise.resolve({ ok: true, refundId: null });
+  }
+
+  readEvent(): ProviderEvent | null {
+    return null;
+  }
+}

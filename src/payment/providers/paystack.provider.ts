@@ -1,0 +1,232 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  ChargeReport,
+  CheckoutOutcome,
+  CheckoutRequest,
+  PaymentProvider,
+  ProviderEvent,
+  RefundOutcome,
+  RefundRequest,
+  VerifyOutcome,
+} from './payment-provider';
+
+/** The currencies Paystack takes. */
+export const PAYSTACK_CURRENCIES = [
+  'NGN',
+  'GHS',
+  'ZAR',
+  'KES',
+  'USD',
+  'XOF',
+  'EGP',
+  'RWF',
+] as const;
+
+export interface PaystackSettings {
+  secretKey: string;
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+/** Paystack's answer envelope: `{ status, message, data }`. */
+interface PaystackAnswer {
+  status?: unknown;
+  message?: unknown;
+  data?: Record<string, unknown>;
+}
+
+type Call = { ok: true; data: Record<string, unknown> } | { ok: false; error: string };
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
+}
+
+/** Amounts arrive as integers, sometimes as integer text. */
+function minorUnits(value: unknown): number | null {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) ? number : null;
+}
+
+function date(value: unknown): Date | null {
+  if (typeof value !== 'string') return null;
+  const parsed = new Date(value);
+  return Number.isNaN(parsed.getTime()) ? null : parsed;
+}
+
+function chargeOf(data: Record<string, unknown>): ChargeReport | null {
+  const reference = text(data.reference);
+  const amountMinor = minorUnits(data.amount);
+  const currency = text(data.currency);
+  if (!reference || amountMinor === null || !currency) return null;
+  const status = text(data.status);
+  return {
+    reference,
+    transactionId: text(data.id),
+    outcome: status === 'success' ? 'success' : status === 'failed' ? 'failed' : 'pending',
+    amountMinor,
+    currency: currency.toUpperCase(),
+    paidAt: date(data.paid_at ?? data.paidAt),
+  };
+}
+
+/**
+ * Card payments through Paystack: Transaction Initialize opens a checkout,
+ * Transaction Verify reads a charge, Refund gives money back, and webhooks
+ * are signed with an HMAC-SHA512 of the raw body under the secret key.
+ */
+export class PaystackProvider implements PaymentProvider {
+  readonly name = 'paystack';
+  readonly collect = 'online' as const;
+
+  constructor(private readonly settings: PaystackSettings) {}
+
+  supportsCurrency(code: string | null): boolean {
+    return code !== null && (PAYSTACK_CURRENCIES as readonly string[]).includes(code);
+  }
+
+  instructions(): Record<string, unknown> | null {
+    return null;
+  }
+
+  async openCheckout(request: CheckoutRequest): Promise<CheckoutOutcome> {
+    const body: Record<string, unknown> = {
+      email: request.email,
+      amount: request.amountMinor,
+      currency: request.currency,
+      reference: request.reference,
+      metadata: request.metadata,
+    };
+    if (request.callbackUrl) body.callback_url = request.callbackUrl;
+    if (request.subaccount) body.subaccount = request.subaccount;
+    const answer = await this.call('POST', '/transaction/initialize', body);
+    if (!answer.ok) return answer;
+    const authorizationUrl = text(answer.data.authorization_url);
+    if (!authorizationUrl)
+      return { ok: false, error: 'Paystack answered without a checkout address.' };
+    return { ok: true, authorizationUrl, accessCode: text(answer.data.access_code) };
+  }
+
+  async verify(reference: string): Promise<VerifyOutcome> {
+    const answer = await this.call(
+      'GET',
+      `/transaction/verify/${encodeURIComponent(reference)}`,
+      undefined,
+    );
+    if (!answer.ok) return answer;
+    const charge = chargeOf(answer.data);
+    return charge
+      ? { ok: true, charge }
+      : { ok: false, error: 'Paystack answered the verification without a charge.' };
+  }
+
+  async refund(request: RefundRequest): Promise<RefundOutcome> {
+    const body: Record<string, unknown> = {
+      transaction: request.reference,
+      amount: request.amountMinor,
+      currency: request.currency,
+    };
+    if (request.reason) body.merchant_note = request.reason;
+    const answer = await this.call('POST', '/refund', body);
+    if (!answer.ok) return answer;
+    return { ok: true, refundId: text(answer.data.id) };
+  }
+
+  readEvent(rawBody: Buffer, headers: IncomingHttpHeaders): ProviderEvent | null {
+    if (!this.signedBySecret(rawBody, headers['x-paystack-signature'])) return null;
+    let event: { event?: unknown; data?: unknown };
+    try {
+      event = JSON.parse(rawBody.toString('utf8')) as typeof event;
+    } catch {
+      return { kind: 'other', type: 'unreadable' };
+    }
+    const type = text(event?.event) ?? 'unknown';
+    const data =
+      event.data && typeof event.data === 'object' ? (event.data as Record<string, unknown>) : {};
+    if (type === 'charge.success') {
+      const charge = chargeOf(data);
+      if (!charge) return { kind: 'other', type };
+      return {
+        kind: 'charge',
+        key: `charge:${charge.transactionId ?? charge.reference}`,
+        charge: { ...charge, outcome: 'success' },
+      };
+    }
+    if (type === 'refund.processed') {
+      const reference = text(data.transaction_reference) ?? text(data.reference);
+      const amountMinor = minorUnits(data.amount);
+      const currency = text(data.currency);
+      if (!reference || amountMinor === null || !currency) return { kind: 'other', type };
+      const refundId = text(data.id) ?? text(data.refund_reference);
+      return {
+        kind: 'refund',
+        key: `refund:${refundId ?? `${reference}:${amountMinor}`}`,
+        reference,
+        refundId,
+        amountMinor,
+        currency: currency.toUpperCase(),
+      };
+    }
+    return { kind: 'other', type };
+  }
+
+  /** Hex HMAC-SHA512 of the raw body under the secret key, compared in constant time. */
+  private signedBySecret(rawBody: Buffer, signature: string | string[] | undefined): boolean {
+    if (typeof signature !== 'string' || !/^[0-9a-fA-F]{128}$/.test(signature)) return false;
+    const expected = createHmac('sha512', this.settings.secretKey).update(rawBody).digest();
+    return timingSafeEqual(Buffer.from(signature, 'hex'), expected);
+  }
+
+  /**
+   * One call with the secret key and the timeout. Failures come back as a
+   * readable sentence (never thrown): the caller records it on the order.
+   */
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    body: Record<string, unknown> | undefined,
+  ): Promise<Call> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.settings.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.settings.secretKey}`,
+          accept: 'application/json',
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(this.settings.timeoutMs),
+      });
+    } catch (error) {
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      return {
+        ok: false,
+        error: timedOut
+          ? `Paystack did not answer within ${Math.round(this.settings.timeoutMs / 1000)} s.`
+          : 'Paystack could not be reached.',
+      };
+    }
+    let answer: PaystackAnswer | null = null;
+    try {
+      answer = (await response.json()) as PaystackAnswer;
+    } catch {
+      answer = null;
+    }
+    const message = text(answer?.message);
+    if (
+      !response.ok ||
+      answer?.status !== true ||
+      !answer.data ||
+      typeof answer.data !== 'object'
+    ) {
+      return {
+        ok: false,
+        error: message
+          ? `Paystack refused the request: ${message}`
+          : `Paystack answered with HTTP ${response.status}.`,
+      };
+    }
+    return { ok: true, data: answer.data };
+  }
+}

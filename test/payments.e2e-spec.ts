@@ -1,0 +1,569 @@
+import { OrderTokens } from '../src/order/domain/order-token';
+import { Catalog, newCatalog } from './support/entity';
+import { expectError, expectOk } from './support/expect';
+import { createUser, TestUser } from './support/factory';
+import { FakePaystack } from './support/fake-paystack';
+import {
+  cartLine,
+  guestHeaders,
+  openOrderStream,
+  orderBody,
+  placeOrder,
+  placeOrderRequest,
+  rowCounts,
+  updateOrderRequest,
+} from './support/order';
+import { startTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
+
+const tokens = new OrderTokens(TEST_JWT_SECRET);
+const BANK = {
+  title: 'Bank transfer',
+  description: 'Use the order reference as the narration',
+  account_name: 'Test Kitchen Ltd',
+  account_number: '0123456789',
+  bank_name: 'Test Bank',
+};
+
+async function cardCatalog(t: TestApp, owner: TestUser, ticker = 'Nigerian Naira (NGN)') {
+  return newCatalog(t, owner, {
+    business: { extra_data: { paystack_subaccount_code: 'ACCT_kitchen01' } },
+    menu: {
+      extra_data: {
+        menu_base_wallet_ticker: ticker,
+        menu_checkout_payments_providers: { paystack: { title: 'Card' }, bank_transfer: BANK },
+      },
+    },
+    items: [{ extra_data: { unit_price_amount: '1166.67' } }],
+  });
+}
+
+/** Three of an item at 1,166.67: 3,500.01, or 350001 in minor units. */
+function cardBody(catalog: Catalog, overrides: Record<string, unknown> = {}) {
+  return orderBody(catalog, {
+    payment_processor: 'paystack',
+    amount: '3500.01',
+    cart_items: [cartLine(catalog.items[0], 3)],
+    callback_url: 'https://shop.example/order/done',
+    ...overrides,
+  });
+}
+
+describe('payments through Paystack', () => {
+  let fake: FakePaystack;
+  let t: TestApp;
+  let owner: TestUser;
+  let stranger: TestUser;
+  let catalog: Catalog;
+  let webhookUrl: string;
+
+  beforeAll(async () => {
+    fake = await FakePaystack.start();
+    t = await startTestApp({
+      PAYSTACK_SECRET_KEY: fake.secretKey,
+      PAYSTACK_BASE_URL: fake.url,
+      PAYSTACK_TIMEOUT_MS: '300',
+      PAYMENT_CALLBACK_ORIGINS: 'https://shop.example',
+    });
+    owner = await createUser(t);
+    stranger = await createUser(t);
+    catalog = await cardCatalog(t, owner);
+    webhookUrl = `${t.baseUrl}${t.orders}/payment/paystack/webhook`;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+  beforeEach(() => {
+    fake.mode = 'ok';
+  });
+
+  async function stored(uuid: string) {
+    const [row] = await t.dataSource.query(
+      `SELECT payment_status, payment_state, amount_paid, amount_refunded, payment_reference,
+              (SELECT count(*)::int FROM order_events WHERE order_uuid = $1) AS events,
+              (SELECT count(*)::int FROM notifications WHERE data->>'order_uuid' = $1::text) AS notifications
+       FROM orders WHERE uuid = $1`,
+      [uuid],
+    );
+    return row;
+  }
+
+  async function paidTransitions(uuid: string): Promise<number> {
+    const [row] = await t.dataSource.query(
+      `SELECT count(*)::int AS n FROM order_events WHERE order_uuid = $1 AND field = 'payment' AND to_value = 'paid'`,
+      [uuid],
+    );
+    return row.n;
+  }
+
+  async function paymentNotifications(uuid: string): Promise<number> {
+    const [row] = await t.dataSource.query(
+      `SELECT count(*)::int AS n FROM notifications WHERE kind = 'order.payment_changed' AND data->>'order_uuid' = $1::text`,
+      [uuid],
+    );
+    return row.n;
+  }
+
+  function chargeSuccess(reference: string) {
+    return { event: 'charge.success', data: fake.chargeData(fake.pay(reference)) };
+  }
+
+  async function paidOrder() {
+    const order = await placeOrder(t, cardBody(catalog));
+    const res = await fake.sendWebhook(webhookUrl, chargeSuccess(order.payment.reference));
+    expect(res.status).toBe(200);
+    return order;
+  }
+
+  function refund(uuid: string, body: Record<string, unknown>, user: TestUser = owner) {
+    return t.http.post(`${t.orders}/admin/order/refund/${uuid}`).set(user.headers).send(body);
+  }
+
+  function retry(uuid: string, token = tokens.tokenFor(uuid)) {
+    return t.http
+      .post(`${t.orders}/order/${uuid}/payment`)
+      .set({ ...guestHeaders(t), 'x-order-token': token });
+  }
+
+  function verify(uuid: string, headers: Record<string, string>) {
+    return t.http.post(`${t.orders}/order/${uuid}/payment/verify`).set(headers);
+  }
+
+  describe('placement', () => {
+    it('opens a checkout after the order commits with email, integer amount, currency and reference', async () => {
+      const headers = { ...guestHeaders(t), 'Idempotency-Key': `card-${Date.now()}` };
+      const calls = fake.initialized.length;
+      const res = await placeOrderRequest(t, cardBody(catalog), headers);
+      const order = expectOk(res, 201);
+      expect(fake.initialized).toHaveLength(calls + 1);
+      const sent = fake.initialized.at(-1);
+      expect(sent).toMatchObject({
+        email: order.customer_email_address,
+        amount: 350001,
+        currency: 'NGN',
+        reference: order.payment.reference,
+        subaccount: 'ACCT_kitchen01',
+        callback_url: 'https://shop.example/order/done',
+        metadata: { order_uuid: order.uuid, reference: order.payment.reference },
+      });
+      expect(Number.isInteger(sent.amount)).toBe(true);
+      expect(fake.calls.at(-1)!.authorization).toBe(`Bearer ${fake.secretKey}`);
+      expect(order.currency).toBe('NGN');
+      expect(order.payment).toMatchObject({
+        provider: 'paystack',
+        collect: 'online',
+        status: 'pending',
+        reference: `${order.order_reference}-1`,
+        authorization_url: expect.stringMatching(/^https:\/\/checkout\.paystack\.com\//),
+        access_code: expect.any(String),
+        currency: 'NGN',
+        amount_due: '3500.01',
+        amount_paid: '0.00',
+        error: null,
+      });
+      expect(order.payment_status).toBe('unpaid');
+      expect(order.history.at(-1)).toMatchObject({
+        field: 'payment',
+        from: 'unpaid',
+        to: 'pending',
+        actor: 'system',
+      });
+
+      expect(fake.initialized).toHaveLength(calls + 1);
+    });
+
+    it('answers a replay with the same payment block and opens no second checkout', async () => {
+      const body = cardBody(catalog);
+      const headers = { ...guestHeaders(t), 'Idempotency-Key': `card-replay-${Date.now()}` };
+      const first = expectOk(await placeOrderRequest(t, body, headers), 201);
+      const calls = fake.initialized.length;
+      const res = await placeOrderRequest(t, body, headers);
+      const replay = expectOk(res, 201);
+      expect(res.headers['idempotent-replayed']).toBe('true');
+      expect(replay.uuid).toBe(first.uuid);
+      expect(replay.payment).toEqual(first.payment);
+      expect(replay.history).toEqual(first.history);
+      expect(fake.initialized).toHaveLength(calls);
+    });
+
+    it('refuses a callback_url outside the allowed origins with 400 and stores nothing', async () => {
+      const before = await rowCounts(t);
+      const calls = fake.calls.length;
+      const res = await placeOrderRequest(
+        t,
+        cardBody(catalog, { callback_url: 'https://evil.example/steal' }),
+      );
+      expectError(res, 400, 'VALIDATION_FAILED');
+      expect(res.body.error.details[0].field).toBe('callback_url');
+      expect(await rowCounts(t)).toEqual(before);
+      expect(fake.calls.length).toBe(calls);
+    });
+
+    it('refuses a card order in a currency Paystack does not take with 422 and stores nothing', async () => {
+      const euro = await cardCatalog(t, owner, 'EUR');
+      const before = await rowCounts(t);
+      const res = await placeOrderRequest(t, cardBody(euro));
+      expectError(res, 422, 'UNPROCESSABLE');
+      expect(res.body.error.details[0].field).toBe('payment_processor');
+      expect(await rowCounts(t)).toEqual(before);
+    });
+
+    it('gives bank transfer orders the menu’s instructions, collected offline', async () => {
+      const order = await placeOrder(
+        t,
+        cardBody(catalog, { payment_processor: 'bank_transfer', callback_url: undefined }),
+      );
+      expect(order.payment).toMatchObject({
+        provider: 'bank_transfer',
+        collect: 'offline',
+        status: 'unpaid',
+        authorization_url: null,
+        instructions: BANK,
+      });
+    });
+  });
+
+  describe('Paystack down or stalling', () => {
+    it.each(['error', 'refuse', 'stall'] as const)(
+      'keeps the order (%s) with payment.error; the retry opens a checkout with a new reference',
+      async (mode) => {
+        fake.mode = mode;
+        const order = await placeOrder(t, cardBody(catalog));
+        expect(order.status).toBe('pending');
+        expect(order.payment).toMatchObject({
+          status: 'unpaid',
+          authorization_url: null,
+          error: expect.stringMatching(/Paystack/),
+        });
+        fake.mode = 'ok';
+        const retried = expectOk(await retry(order.uuid));
+        expect(retried.payment).toMatchObject({
+          status: 'pending',
+          authorization_url: expect.any(String),
+          reference: `${order.order_reference}-2`,
+          error: null,
+        });
+        expect(fake.initialized.at(-1).reference).toBe(`${order.order_reference}-2`);
+      },
+    );
+
+    it('refuses the retry with a wrong token (404), for a paid order (409), for cash (422)', async () => {
+      const order = await placeOrder(t, cardBody(catalog));
+      const calls = fake.initialized.length;
+      expectError(await retry(order.uuid, 'not-the-token'), 404, 'NOT_FOUND');
+      expectError(await retry(order.uuid, tokens.tokenFor(catalog.menu.uuid)), 404, 'NOT_FOUND');
+      const cash = await placeOrder(t, cardBody(catalog, { payment_processor: 'cash' }));
+      expectError(await retry(cash.uuid), 422, 'UNPROCESSABLE');
+      await fake.sendWebhook(webhookUrl, chargeSuccess(order.payment.reference));
+      expectError(await retry(order.uuid), 409, 'CONFLICT');
+      expect(fake.initialized.length).toBe(calls);
+    });
+  });
+
+  describe('webhook', () => {
+    it('refuses a bad, missing or tampered signature with 401 and changes nothing', async () => {
+      const order = await placeOrder(t, cardBody(catalog));
+      const event = chargeSuccess(order.payment.reference);
+      const before = await stored(order.uuid);
+      for (const options of [
+        { signature: 'ab'.repeat(64) },
+        { signature: null },
+        { signature: 'not-hex' },
+        { tamper: (body: string) => body.replace('"charge.success"', '"charge.succesS"') },
+        { tamper: (body: string) => body.replace('350001', '350002') },
+      ]) {
+        const res = await fake.sendWebhook(webhookUrl, event, options);
+        expect(res.status).toBe(401);
+        expect(res.body.error.code).toBe('UNAUTHENTICATED');
+      }
+      expect(await stored(order.uuid)).toEqual(before);
+    });
+
+    it('marks the order paid on charge.success, with history, notification and stream event', async () => {
+      const order = await placeOrder(t, cardBody(catalog));
+      const stream = await openOrderStream(t, owner.token);
+      try {
+        const res = await fake.sendWebhook(webhookUrl, chargeSuccess(order.payment.reference));
+        expect(res.status).toBe(200);
+        expect(res.body.data).toEqual({ changed: true });
+        const event = await stream.waitFor(
+          (e) => e.event === 'order.updated' && e.data.uuid === order.uuid,
+        );
+        expect(event.data.payment_status).toBe('paid');
+      } finally {
+        stream.close();
+      }
+      const read = expectOk(await t.http.get(`${t.core}/orders/${order.uuid}`).set(owner.headers));
+      expect(read.payment_status).toBe('paid');
+      expect(read.payment).toMatchObject({
+        status: 'paid',
+        amount_paid: '3500.01',
+        paid_at: expect.any(String),
+        reference: order.payment.reference,
+      });
+      expect(read.history.at(-1)).toMatchObject({
+        field: 'payment',
+        from: 'pending',
+        to: 'paid',
+        by: null,
+        actor: 'provider',
+      });
+      expect(await paymentNotifications(order.uuid)).toBe(1);
+    });
+
+    it('makes exactly one paid transition from ten parallel deliveries and a verify call', async () => {
+      const order = await placeOrder(t, cardBody(catalog));
+      const event = chargeSuccess(order.payment.reference);
+      const results = await Promise.all([
+        ...Array.from({ length: 10 }, () => fake.sendWebhook(webhookUrl, event)),
+        verify(order.uuid, { ...guestHeaders(t), 'x-order-token': tokens.tokenFor(order.uuid) }),
+      ]);
+      for (const res of results.slice(0, 10)) expect(res.status).toBe(200);
+      expect(results[10].status).toBe(200);
+      expect(await paidTransitions(order.uuid)).toBe(1);
+      expect(await paymentNotifications(order.uuid)).toBe(1);
+      expect((await stored(order.uuid)).payment_status).toBe('paid');
+      // The event is recorded once: the verify answer is the same charge.
+      const [events] = await t.dataSource.query(
+        `SELECT count(*)::int AS n FROM payment_events WHERE order_uuid = $1`,
+        [order.uuid],
+      );
+      expect(events.n).toBe(1);
+    });
+
+    it.each([
+      ['amount', { amount: 350000 }],
+      ['currency', { currency: 'GHS' }],
+    ])('records a charge of another %s as mismatch: unpaid, owner told', async (_, wrong) => {
+      const order = await placeOrder(t, cardBody(catalog));
+      const transaction = fake.pay(order.payment.reference, wrong);
+      const res = await fake.sendWebhook(webhookUrl, {
+        event: 'charge.success',
+        data: fake.chargeData(transaction),
+      });
+      expect(res.status).toBe(200);
+      const row = await stored(order.uuid);
+      expect(row).toMatchObject({ payment_state: 'mismatch', payment_status: 'unpaid' });
+      expect(Number(row.amount_paid)).toBe(0);
+      expect(await paymentNotifications(order.uuid)).toBe(1);
+      const read = expectOk(await t.http.get(`${t.core}/orders/${order.uuid}`).set(owner.headers));
+      expect(read.payment.error).toMatch(/3500\.01/);
+    });
+
+    it('answers unknown references and event types with 200 and changes nothing', async () => {
+      const order = await placeOrder(t, cardBody(catalog));
+      const before = await stored(order.uuid);
+      const data = fake.chargeData(fake.pay(order.payment.reference));
+      for (const event of [
+        { event: 'charge.success', data: { ...data, reference: 'ZZZZ-ZZZZ-1' } },
+        { event: 'charge.success', data: { ...data, reference: `${order.order_reference}-9` } },
+        { event: 'transfer.success', data },
+        { event: 'subscription.create', data: {} },
+      ]) {
+        const res = await fake.sendWebhook(webhookUrl, event);
+        expect(res.status).toBe(200);
+        expect(res.body.data).toEqual({ changed: false });
+      }
+      expect(await stored(order.uuid)).toEqual(before);
+    });
+  });
+
+  describe('verify', () => {
+    it('applies the provider’s answer for the guest (token) or the owner (Bearer); others refused', async () => {
+      const order = await placeOrder(t, cardBody(catalog));
+      const pending = expectOk(await verify(order.uuid, owner.headers));
+      expect(pending.payment.status).toBe('pending');
+      expectError(await verify(order.uuid, stranger.headers), 403, 'FORBIDDEN');
+      expectError(await verify(order.uuid, guestHeaders(t)), 404, 'NOT_FOUND');
+      fake.pay(order.payment.reference);
+      const paid = expectOk(await verify(order.uuid, owner.headers));
+      expect(paid.payment).toMatchObject({ status: 'paid', amount_paid: '3500.01' });
+      expect(await paidTransitions(order.uuid)).toBe(1);
+    });
+  });
+
+  it('records a failed charge reported by verify; the guest can then open a new checkout', async () => {
+    const order = await placeOrder(t, cardBody(catalog));
+    fake.pay(order.payment.reference, { status: 'failed', paid_at: null });
+    const guest = { ...guestHeaders(t), 'x-order-token': tokens.tokenFor(order.uuid) };
+    const failed = expectOk(await verify(order.uuid, guest));
+    expect(failed.payment).toMatchObject({ status: 'failed', error: expect.any(String) });
+    expect(failed.payment_status).toBe('unpaid');
+    expect(await paymentNotifications(order.uuid)).toBe(1);
+    const retried = expectOk(await retry(order.uuid));
+    expect(retried.payment).toMatchObject({
+      status: 'pending',
+      reference: `${order.order_reference}-2`,
+    });
+  });
+
+  describe('refunds', () => {
+    it('refunds part then the rest through Paystack: partially_refunded, then refunded', async () => {
+      const order = await paidOrder();
+      const calls = fake.refunds.length;
+      const partial = expectOk(await refund(order.uuid, { amount: '1000.00', reason: 'Cold' }));
+      expect(partial.payment_status).toBe('partially_refunded');
+      expect(partial.payment).toMatchObject({
+        status: 'partially_refunded',
+        amount_refunded: '1000.00',
+      });
+      expect(fake.refunds[calls]).toMatchObject({
+        transaction: order.payment.reference,
+        amount: 100000,
+      });
+      const rest = expectOk(await refund(order.uuid, {}));
+      expect(rest.payment_status).toBe('refunded');
+      expect(rest.payment).toMatchObject({ status: 'refunded', amount_refunded: '3500.01' });
+      expect(fake.refunds[calls + 1]).toMatchObject({ amount: 250001 });
+      expect(rest.history.filter((h: any) => h.field === 'payment').map((h: any) => h.to)).toEqual([
+        'pending',
+        'paid',
+        'partially_refunded',
+        'refunded',
+      ]);
+      // Paystack's confirmation of a refund the service made changes nothing.
+      const before = await stored(order.uuid);
+      const confirmation = await fake.sendWebhook(webhookUrl, {
+        event: 'refund.processed',
+        data: {
+          status: 'processed',
+          transaction_reference: order.payment.reference,
+          amount: 250001,
+          currency: 'NGN',
+        },
+      });
+      expect(confirmation.body.data).toEqual({ changed: false });
+      expect(await stored(order.uuid)).toEqual(before);
+    });
+
+    it('adds a refund made on the Paystack dashboard when it is confirmed', async () => {
+      const order = await paidOrder();
+      const res = await fake.sendWebhook(webhookUrl, {
+        event: 'refund.processed',
+        data: {
+          id: 991,
+          status: 'processed',
+          transaction_reference: order.payment.reference,
+          amount: '50000',
+          currency: 'NGN',
+        },
+      });
+      expect(res.body.data).toEqual({ changed: true });
+      const row = await stored(order.uuid);
+      expect(row).toMatchObject({ payment_state: 'partially_refunded', amount_refunded: '500.00' });
+    });
+
+    it('refuses an over-refund, a refund of an unpaid order (422) and another owner (403)', async () => {
+      const order = await paidOrder();
+      const unpaid = await placeOrder(t, cardBody(catalog));
+      const before = await stored(order.uuid);
+      const calls = fake.refunds.length;
+      const over = await refund(order.uuid, { amount: '3500.02' });
+      expectError(over, 422, 'UNPROCESSABLE');
+      expect(over.body.error.details[0]).toMatchObject({ field: 'amount', refundable: '3500.01' });
+      expectError(await refund(unpaid.uuid, {}), 422, 'UNPROCESSABLE');
+      expectError(await refund(order.uuid, { amount: '1.00' }, stranger), 403, 'FORBIDDEN');
+      expectError(await refund(order.uuid, { amount: '-1' }), 400, 'VALIDATION_FAILED');
+      expect(await stored(order.uuid)).toEqual(before);
+      expect(fake.refunds.length).toBe(calls);
+      const [refunds] = await t.dataSource.query(
+        `SELECT count(*)::int AS n FROM payment_refunds WHERE order_uuid IN ($1, $2)`,
+        [order.uuid, unpaid.uuid],
+      );
+      expect(refunds.n).toBe(0);
+    });
+
+    it('refuses a refund while another refund of the order is being made with 409', async () => {
+      const order = await paidOrder();
+      // A refund whose provider call has not come back yet.
+      await t.dataSource.query(
+        `INSERT INTO payment_refunds (order_uuid, provider, amount, status, requested_by)
+         VALUES ($1, 'paystack', 100, 'pending', $2)`,
+        [order.uuid, owner.uuid],
+      );
+      const before = await stored(order.uuid);
+      const calls = fake.refunds.length;
+      expectError(await refund(order.uuid, { amount: '1.00' }), 409, 'CONFLICT');
+      expect(await stored(order.uuid)).toEqual(before);
+      expect(fake.refunds.length).toBe(calls);
+    });
+
+    it('records an offline refund as the owner says', async () => {
+      const cash = await placeOrder(t, cardBody(catalog, { payment_processor: 'cash' }));
+      expectOk(await updateOrderRequest(t, owner.headers, cash.uuid, { payment_status: 'paid' }));
+      const calls = fake.refunds.length;
+      const answer = expectOk(await refund(cash.uuid, { amount: '500.00' }));
+      expect(answer.payment).toMatchObject({
+        status: 'partially_refunded',
+        amount_paid: '3500.01',
+        amount_refunded: '500.00',
+      });
+      expect(fake.refunds.length).toBe(calls);
+    });
+  });
+
+  describe('owner updates of payment_status', () => {
+    it('refuses a manual payment_status for an online card payment with 422', async () => {
+      const order = await placeOrder(t, cardBody(catalog));
+      const before = await stored(order.uuid);
+      const res = await updateOrderRequest(t, owner.headers, order.uuid, {
+        payment_status: 'paid',
+      });
+      expectError(res, 422, 'UNPROCESSABLE');
+      expect(res.body.error.details[0].field).toBe('payment_status');
+      expect(await stored(order.uuid)).toEqual(before);
+    });
+
+    it('allows it for offline collection, in the history as a payment change', async () => {
+      const order = await placeOrder(
+        t,
+        cardBody(catalog, { payment_processor: 'bank_transfer', callback_url: undefined }),
+      );
+      const paid = expectOk(
+        await updateOrderRequest(t, owner.headers, order.uuid, { payment_status: 'paid' }),
+      );
+      expect(paid.payment).toMatchObject({ status: 'paid', amount_paid: '3500.01' });
+      expect(paid.history.at(-1)).toMatchObject({
+        field: 'payment',
+        from: 'unpaid',
+        to: 'paid',
+        by: owner.uuid,
+        actor: 'owner',
+      });
+    });
+  });
+});
+
+describe('payments without a Paystack key', () => {
+  let t: TestApp;
+  let owner: TestUser;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    owner = await createUser(t);
+  });
+  afterAll(() => t?.close());
+
+  it('keeps paystack orders offline, as the owner’s to mark paid, and the webhook path 404', async () => {
+    const catalog = await cardCatalog(t, owner);
+    const order = await placeOrder(t, cardBody(catalog));
+    expect(order.payment).toMatchObject({
+      provider: 'paystack',
+      collect: 'offline',
+      status: 'unpaid',
+      reference: null,
+      authorization_url: null,
+      error: null,
+    });
+    const paid = expectOk(
+      await updateOrderRequest(t, owner.headers, order.uuid, { payment_status: 'paid' }),
+    );
+    expect(paid.payment_status).toBe('paid');
+    const res = await t.http
+      .post(`${t.orders}/payment/paystack/webhook`)
+      .set('content-type', 'application/json')
+      .set('x-paystack-signature', 'ab'.repeat(64))
+      .send({ event: 'charge.success', data: {} });
+    expectError(res, 404, 'NOT_FOUND');
+  });
+});
