@@ -13,6 +13,7 @@ import { HealthModule } from './health/health.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
 import { loggerParams } from './http/logging';
+import { MetricsModule } from './metrics/metrics.module';
 import { OrderModule } from './order/order.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -33,6 +34,7 @@ export class AppModule {
         OutboxModule,
         RateLimitModule,
         HealthModule,
+        MetricsModule,
         AccountModule,
         EntityModule,
         FileModule,

@@ -41,6 +41,8 @@ export interface AppConfig {
   maxUploadBytes: number;
   s3: S3Config | undefined;
   storefrontCacheTtlMs: number;
+  /** Bearer token GET /metrics requires; unset: open outside production, hidden (404) in production. */
+  metricsToken: string | undefined;
 }
 
 export const DEVELOPMENT_API_KEY = 'dev-api-key-change-me';
@@ -133,6 +135,14 @@ function s3Config(env: Env): S3Config {
       url(env, 'S3_PUBLIC_URL', ['http:', 'https:']) ?? `${endpoint.replace(/\/$/, '')}/${bucket}`
     ).replace(/\/$/, ''),
   };
+}
+
+function metricsToken(env: Env): string | undefined {
+  const token = read(env, 'METRICS_TOKEN');
+  if (token !== undefined && token.length < 16) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  }
+  return token;
 }
 
 /**
@@ -255,5 +265,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 5 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     s3: storageDriver === 's3' ? s3Config(env) : undefined,
     storefrontCacheTtlMs: int(env, 'STOREFRONT_CACHE_TTL_MS', 2000, 0, 60000),
+    metricsToken: metricsToken(env),
   };
 }

@@ -5,6 +5,7 @@ import { InjectConfig } from '../config/config.module';
 import { EntityService } from '../entity/entity.service';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
+import { ordersPlaced } from '../metrics/metrics';
 import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { OrderableItem, priceCart } from './domain/cart-pricing';
@@ -85,6 +86,7 @@ export class OrderPlacementService {
       }
       return { replayed: false, status: 201, body: order };
     });
+    if (!outcome.replayed) ordersPlaced.inc();
     return outcome.replayed
       ? new ApiResult(outcome.body, 'Order already placed', undefined, outcome.status, {
           'Idempotent-Replayed': 'true',
