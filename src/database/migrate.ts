@@ -3,6 +3,7 @@
  * npm run migration:check        fail if the entities differ from the migrated schema
  * npm run migration:generate -- Name   write migrations/<time>-<Name>.ts from that difference
  */
+import '../config/load-env-file';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../config/config';

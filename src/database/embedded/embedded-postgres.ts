@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DataDirLock } from './data-dir-lock';
@@ -85,4 +85,9 @@ function spawnWorker(workerData: object): Worker {
     );
   }
   return new Worker(join(__dirname, 'pglite-worker.js'), { workerData });
+}
+
+/** Whether the data directory already holds an initialised embedded database (else the start runs initdb). */
+export function embeddedDatabaseExists(dataDir: string): boolean {
+  return existsSync(join(dataDir, 'pgdata', 'PG_VERSION'));
 }
