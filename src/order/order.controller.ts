@@ -22,10 +22,17 @@ export class OrderController {
   ) {}
 
   /**
-   * Places a guest order (§5.1). The server checks every rule: payment method,
-   * public menu and items, quantities, at most one delivery line, the exact
-   * total (D19), and stores the order, its notification and mails in one
-   * transaction (D21). Send an Idempotency-Key to make retries safe (D20).
+   * Place an order
+   *
+   * @remarks A guest order; needs the API key only. The server checks every rule itself:
+   * `payment_processor` is `cash` (default), `bank_transfer` or `paystack`, and a method other
+   * than cash must be offered by the menu; the menu and its business are public (404); 1-100 cart
+   * lines, each a public item of this menu with a quantity within the item's minimum and maximum
+   * (422 naming the line), at most one line of category Delivery; `amount` must equal the total
+   * computed from the items' prices with exact decimals, within 0.005 (422 with the computed
+   * total). The order, its lines with a snapshot of each item, the owner's notification and the
+   * mails are stored in one transaction. Send an `Idempotency-Key` to make retries safe. Limited
+   * per IP (30 a minute by default).
    */
   @Post('order')
   @ApiKeyOnly()
@@ -49,7 +56,12 @@ export class OrderController {
     return this.placement.placeOrder(dto, idempotencyKey, ip);
   }
 
-  /** D22: the server already notified the owner; kept for clients that make this call. */
+  /**
+   * Notify the owner (kept for older clients)
+   *
+   * @remarks The service already notified the owner when the order was placed; this call changes
+   * nothing and answers 200 for an existing order (404 otherwise).
+   */
   @Post('order/:uuid/notify')
   @ApiKeyOnly()
   @HttpCode(200)
@@ -60,7 +72,17 @@ export class OrderController {
     return this.placement.acknowledgeNotify(uuid);
   }
 
-  /** The owner changes status, payment status or note (§5.2, D23); every change goes to the history. */
+  /**
+   * Update an order as its owner
+   *
+   * @remarks The owner of the order's business changes `status`, `payment_status` or `owner_note`.
+   * Status moves: pending to accepted, rejected or cancelled; accepted to preparing, ready or
+   * cancelled; preparing to ready or cancelled; ready to out_for_delivery or completed;
+   * out_for_delivery to completed; completed, rejected and cancelled are final. Any other move is
+   * 422 with the allowed next states in the details. `expected_status` makes the change
+   * conditional: when the current status differs, 409. Every change is added to the order's
+   * history. Another user's order is 403.
+   */
   @Put('admin/order/update/:order_id')
   @Auth()
   @Message('Order updated')

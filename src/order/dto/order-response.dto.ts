@@ -12,6 +12,7 @@ export class OrderLineResponseDto {
   /** The item's unit price when the order was placed, two decimals. */
   @ApiProperty({ example: '19.99' })
   unit_price_amount!: string;
+  @ApiProperty({ type: 'integer', example: 3 })
   quantity!: number;
   @ApiProperty({ example: '59.97' })
   line_total!: string;
