@@ -39,7 +39,7 @@ describe('the .env file', () => {
     writeFileSync(join(dir, '.env'), 'JWT_EXPIRES_IN=15m\nAPI_NAMESPACE=fromfile\n');
     const entry = join(__dirname, 'load-env-file.ts');
     const script =
-      `require(${JSON.stringify(require.resolve('ts-node'))}).register({ transpileOnly: true, compilerOptions: { module: 'commonjs' } });` +
+      `require(${JSON.stringify(require.resolve('@local/ts-node'))}).register({ transpileOnly: true, compilerOptions: { module: 'commonjs' } });` +
       `require(${JSON.stringify(entry)});` +
       `process.stdout.write(JSON.stringify([process.env.JWT_EXPIRES_IN, process.env.API_NAMESPACE]));`;
     const env: NodeJS.ProcessEnv = { ...process.env, API_NAMESPACE: 'fromenv' };

@@ -77,10 +77,12 @@ export class EmbeddedPostgres {
 
 function spawnWorker(workerData: object): Worker {
   if (__filename.endsWith('.ts')) {
-    // Running from sources (tests): compile the worker on the fly.
+    // Running from sources (tests): compile the worker on the fly. ts-node is
+    // installed as @local/ts-node so that typeorm's optional peer named
+    // ts-node does not pull it (and TypeScript) into production installs.
     const file = join(__dirname, 'pglite-worker.ts');
     return new Worker(
-      `require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs' } }); require(${JSON.stringify(file)});`,
+      `require('@local/ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs' } }); require(${JSON.stringify(file)});`,
       { eval: true, workerData },
     );
   }
