@@ -25,7 +25,7 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
   requestPasswordReset: one('The account’s address', { email_address: 'ada@bistro.example' }),
   resetPassword: one('The emailed code and a new password', {
     email_address: 'ada@bistro.example',
-    token_to_reset_password: '483920',
+    token_to_reset_password: '48392017',
     new_password: 'new-horse-battery',
     new_password_confirmation: 'new-horse-battery',
   }),
@@ -33,13 +33,13 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     email_address: 'ada@bistro.example',
   }),
   changePassword: one('The emailed code, the old and the new password', {
-    token_to_change_password: '615204',
+    token_to_change_password: '61520493',
     old_password: 'correct-horse',
     new_password: 'new-horse-battery',
     new_password_confirmation: 'new-horse-battery',
   }),
   requestEmailVerification: one('Nothing needed; the address is optional', {}),
-  verifyEmailAddress: one('The emailed code', { token_to_verify_email_address: '208311' }),
+  verifyEmailAddress: one('The emailed code', { token_to_verify_email_address: '20831175' }),
   identityProviderCallback: one('Whatever the provider sends', { code: 'abc' }),
   updateUserProfile: one('A new display name', { name: 'Ada O.' }),
   createEntity: {
