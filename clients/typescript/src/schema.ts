@@ -1645,7 +1645,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error */
+            /** @description SERVICE_UNAVAILABLE: the database cannot be reached (see Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
