@@ -63,6 +63,12 @@ describe('GET /metrics', () => {
     const path = entityPath(t, 'business_menu_item', item.uuid);
     expect((await t.http.get(path).set(owner.headers)).status).toBe(200);
     expect((await t.http.get(`/no/such/route/${randomUUID()}`)).status).toBe(404);
+    const malformed = await t.http
+      .post(`${t.orders}/order`)
+      .set(guestHeaders(t))
+      .set('content-type', 'application/json')
+      .send('{"menu_uuid": ');
+    expect(malformed.status).toBe(400);
 
     const text = await scrape(t);
     const itemRoute = `${t.core}/smart-meta-manager/entity/:type/:uuid`;
@@ -78,6 +84,13 @@ describe('GET /metrics', () => {
         text,
         'http_request_duration_seconds_count',
         'method="GET",route="unmatched",status="404"',
+      ),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        text,
+        'http_request_duration_seconds_count',
+        'method="POST",route="unmatched",status="400"',
       ),
     ).toBeGreaterThanOrEqual(1);
     const labelled = text.split('\n').filter((line) => line.includes('{'));

@@ -1,12 +1,7 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
-import { HttpMetricsMiddleware } from './http-metrics.middleware';
+import { Module } from '@nestjs/common';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
 
-/** GET /metrics for Prometheus, and the HTTP timing of every request. */
+/** GET /metrics for Prometheus. The HTTP timing is mounted by createApp (recordHttpMetrics). */
 @Module({ controllers: [MetricsController], providers: [MetricsService] })
-export class MetricsModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware).forRoutes({ path: '*path', method: RequestMethod.ALL });
-  }
-}
+export class MetricsModule {}
