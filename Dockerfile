@@ -14,6 +14,8 @@ ENV NODE_ENV=production \
     DATA_DIR=/app/data
 WORKDIR /app
 COPY package.json package-lock.json ./
+# Runtime dependencies only: no TypeScript, no ts-node (CI checks that this
+# install carries neither).
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /app/data && chown -R node:node /app/data

@@ -10,6 +10,7 @@ export default tseslint.config(
       'data/**',
       'openapi/**',
       'test/support/api-schema.ts',
+      'clients/typescript/src/schema.ts',
       '*.js',
       '*.mjs',
       'bench/**/*.js',

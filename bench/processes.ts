@@ -23,7 +23,7 @@ export function spawnTracked(command: string, args: string[], options: SpawnOpti
 export function forkTypeScript(script: string, options: ForkOptions = {}): ChildProcess {
   return track(
     fork(join(__dirname, script), [], {
-      execArgv: ['-r', 'ts-node/register/transpile-only'],
+      execArgv: ['-r', '@local/ts-node/register/transpile-only'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       ...options,
     }),

@@ -1,5 +1,5 @@
 // `npm run bench`: the harness is TypeScript (bench/harness.ts), run without a build step.
-require('ts-node').register({
+require('@local/ts-node').register({
   transpileOnly: true,
   project: require('path').join(__dirname, '..', 'tsconfig.json'),
 });

@@ -6,6 +6,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
 import { installHttpPipeline } from './http/http-setup';
 import { applyUrlSpaces } from './http/url-space';
+import { recordHttpMetrics } from './metrics/http-metrics.middleware';
 import { mountSwagger } from './openapi/openapi';
 
 /**
@@ -28,6 +29,7 @@ export async function createApp(
     },
   );
   app.useLogger(app.get(Logger));
+  app.use(recordHttpMetrics);
   installHttpPipeline(app, config);
   mountSwagger(app);
   await app.init();

@@ -13,6 +13,7 @@ import { HealthModule } from './health/health.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
 import { loggerParams } from './http/logging';
+import { MetricsModule } from './metrics/metrics.module';
 import { OrderModule } from './order/order.module';
 import { PaymentModule } from './payment/payment.module';
 import { OutboxModule } from './outbox/outbox.module';
@@ -35,6 +36,7 @@ export class AppModule {
         OutboxModule,
         RateLimitModule,
         HealthModule,
+        MetricsModule,
         AccountModule,
         EntityModule,
         FileModule,

@@ -1,6 +1,9 @@
+// First, so that settings from ./.env are in place before any module reads them.
+import './config/load-env-file';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { embeddedDatabaseExists } from './database/embedded/embedded-postgres';
 
 function readConfig(): AppConfig {
   try {
@@ -16,8 +19,14 @@ function readConfig(): AppConfig {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const app = await createApp(config);
   const logger = new Logger('Main');
+  if (!config.databaseUrl && !embeddedDatabaseExists(config.dataDir)) {
+    // Logged before the app exists: its logs are held back until start-up ends.
+    logger.log(
+      `First start: creating the embedded database in ${config.dataDir} (initdb, a few seconds)`,
+    );
+  }
+  const app = await createApp(config);
   const server = await app.listen(config.port);
   logger.log(`Listening on port ${config.port}; API docs at ${config.publicBaseUrl}/docs`);
   logger.log(

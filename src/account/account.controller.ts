@@ -30,7 +30,7 @@ import {
 const ipOf = (ip: string | undefined) => ip ?? 'unknown';
 
 /** Accounts (API.md §3). */
-@ApiTags('Account')
+@ApiTags('accounts')
 @SpaceController('core', 'user')
 export class AccountController {
   constructor(
@@ -38,6 +38,14 @@ export class AccountController {
     private readonly credentials: CredentialsService,
   ) {}
 
+  /**
+   * Sign up
+   *
+   * @remarks Creates an account and answers the user without a token (log in next). The email must
+   * be valid and unused, ignoring case, and the username unused (409 otherwise); the password has
+   * at least 4 characters and equals `password_confirmation` (400). `meta_data` is any JSON object
+   * or array up to 16 KiB, stored as sent.
+   */
   @Post('register')
   @ApiKeyOnly()
   @Message('Registration successful')
@@ -47,6 +55,14 @@ export class AccountController {
     return this.accounts.register(dto);
   }
 
+  /**
+   * Log in
+   *
+   * @remarks Answers an access token (JWT, HS256) to send as `Authorization: Bearer <token>`, with
+   * `expires_in` in seconds and the user's profile. A wrong email or password is 401
+   * `INVALID_CREDENTIALS` with the same message whether or not the email exists. Limited per IP
+   * and per email (10 a minute by default; 429 `RATE_LIMITED` beyond).
+   */
   @Post('login')
   @HttpCode(200)
   @ApiKeyOnly()
@@ -57,6 +73,14 @@ export class AccountController {
     return this.accounts.login(dto, ipOf(ip));
   }
 
+  /**
+   * Ask for a password reset code
+   *
+   * @remarks Emails a 6-digit code to reset the password of the account with this address. The
+   * answer is the same whether or not the address belongs to an account, so it cannot be used to
+   * find accounts. A code expires after 30 minutes, works once, dies after 5 wrong tries, and a
+   * new one voids the previous. Rate limited.
+   */
   @Post('reset-password')
   @HttpCode(200)
   @ApiKeyOnly()
@@ -69,6 +93,12 @@ export class AccountController {
     return this.credentials.requestPasswordReset(dto, ipOf(ip));
   }
 
+  /**
+   * Reset the password with the emailed code
+   *
+   * @remarks Sets a new password with the code from the reset email. Every access token issued
+   * before stops working. A wrong, used or expired code is 422 `UNPROCESSABLE`.
+   */
   @Post('reset-password/validate')
   @HttpCode(200)
   @ApiKeyOnly()
@@ -79,6 +109,12 @@ export class AccountController {
     return this.credentials.resetPassword(dto, ipOf(ip));
   }
 
+  /**
+   * Ask for a password change code
+   *
+   * @remarks Emails the caller a code to confirm a password change. `email_address`, when sent,
+   * must be the caller's (403 otherwise).
+   */
   @Post('change-password')
   @HttpCode(200)
   @Auth()
@@ -93,6 +129,12 @@ export class AccountController {
     return this.credentials.requestPasswordChange(user, dto, ipOf(ip));
   }
 
+  /**
+   * Change the password
+   *
+   * @remarks Changes the caller's password with the emailed code and the old password. Every
+   * access token issued before stops working (log in again). A wrong code or old password is 422.
+   */
   @Post('change-password/validate')
   @HttpCode(200)
   @Auth()
@@ -107,6 +149,12 @@ export class AccountController {
     return this.credentials.changePassword(user, dto, ipOf(ip));
   }
 
+  /**
+   * Ask for an email verification code
+   *
+   * @remarks Emails the caller a code that verifies their address; answers that nothing was sent
+   * when the address is already verified.
+   */
   @Post('verify-email-address')
   @HttpCode(200)
   @Auth()
@@ -126,6 +174,12 @@ export class AccountController {
     );
   }
 
+  /**
+   * Verify the email address
+   *
+   * @remarks Marks the caller's address verified with the emailed code and answers
+   * `email_verified_at`. A wrong, used or expired code is 422.
+   */
   @Post('verify-email-address/validate')
   @HttpCode(200)
   @Auth()
@@ -140,7 +194,12 @@ export class AccountController {
     return this.credentials.verifyEmail(user, dto, ipOf(ip));
   }
 
-  /** D8: no identity provider is configured, so sign-in through one is not enabled. */
+  /**
+   * Sign in through an identity provider (not enabled)
+   *
+   * @remarks Always 404 `NOT_FOUND`: no identity provider is configured, so sign-in through one is
+   * not enabled. Kept so that clients that call it get a clear answer.
+   */
   @Post('oauth/:provider/callback')
   @HttpCode(404)
   @ApiKeyOnly()
@@ -150,6 +209,11 @@ export class AccountController {
     throw ApiError.notFound('Identity-provider sign-in is not enabled.');
   }
 
+  /**
+   * Read your profile
+   *
+   * @remarks The caller's own user record without secrets. Another user's uuid is 403 `FORBIDDEN`.
+   */
   @Get(':uuid')
   @Auth()
   @Message('User retrieved')
@@ -162,6 +226,12 @@ export class AccountController {
     return this.accounts.getProfile(user, uuid);
   }
 
+  /**
+   * Update your profile
+   *
+   * @remarks Changes the caller's `name`, `username` (unique, 409 when taken) or `meta_data`
+   * (object or array, up to 16 KiB). Another user's uuid is 403.
+   */
   @Put(':uuid')
   @Auth()
   @Message('User updated')

@@ -53,6 +53,8 @@ export interface AppConfig {
   paystack: PaystackConfig | undefined;
   /** Origins a checkout's callback_url may point at; '*' is any http(s) origin. */
   paymentCallbackOrigins: string[] | '*';
+  /** Bearer token GET /metrics requires; unset: open outside production, hidden (404) in production. */
+  metricsToken: string | undefined;
 }
 
 export interface PaystackConfig {
@@ -215,6 +217,14 @@ function paystackConfig(env: Env): PaystackConfig | undefined {
   };
 }
 
+function metricsToken(env: Env): string | undefined {
+  const token = read(env, 'METRICS_TOKEN');
+  if (token !== undefined && token.length < 16) {
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  }
+  return token;
+}
+
 /**
  * Reads and validates the environment. Throws a ConfigError naming the first
  * variable that is wrong; main.ts turns it into a message and exit code 1.
@@ -357,5 +367,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     frontUrl: (frontUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
     paystack: paystackConfig(env),
     paymentCallbackOrigins: origins(env, 'PAYMENT_CALLBACK_ORIGINS') ?? (production ? [] : '*'),
+    metricsToken: metricsToken(env),
   };
 }

@@ -3,14 +3,22 @@
  * npm run migration:check        fail if the entities differ from the migrated schema
  * npm run migration:generate -- Name   write migrations/<time>-<Name>.ts from that difference
  */
+import '../config/load-env-file';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../config/config';
 import { openDatabase } from './data-source';
+import { embeddedDatabaseExists } from './embedded/embedded-postgres';
 
 async function main(): Promise<void> {
   const [mode = '--run', name] = process.argv.slice(2);
-  const db = await openDatabase(loadConfig(), { runMigrations: true });
+  const config = loadConfig();
+  if (!config.databaseUrl && !embeddedDatabaseExists(config.dataDir)) {
+    process.stdout.write(
+      `Creating the embedded database in ${config.dataDir} (first start: initdb, a few seconds)\n`,
+    );
+  }
+  const db = await openDatabase(config, { runMigrations: true });
   try {
     if (mode === '--run') {
       process.stdout.write('Migrations are up to date.\n');

@@ -49,6 +49,7 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
         country_of_registration: text(),
         accepting_orders: flag(),
         opening_hours: openingHours(),
+        paystack_subaccount_code: text(),
       },
     },
   },

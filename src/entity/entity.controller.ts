@@ -23,7 +23,17 @@ type Answer = Promise<ApiResult<EntityResponseDto>>;
 export class EntityController {
   constructor(private readonly entities: EntityService) {}
 
-  /** Creates a record owned by the caller; a repeated request_id answers the first record with 200 (D13). */
+  /**
+   * Create a business, menu or item
+   *
+   * @remarks Creates a record of the type in the path, owned by the caller. A menu's parent must
+   * be one of the caller's businesses, an item's one of the caller's menus (missing parent 404,
+   * someone else's 403, wrong parent type 400). `meta_key` is required for a business and a menu:
+   * unique among live businesses ignoring case, and among the live menus of one business (409).
+   * `extra_data` is checked per type (see the BusinessExtraData, MenuExtraData and ItemExtraData
+   * schemas); unknown keys are kept, at most 64 KiB. Sending the same `request_id` again for the
+   * same type answers the first record with 200 instead of creating a second.
+   */
   @Post(':type')
   @Auth()
   @ApiEnvelope(EntityResponseDto, { status: 201, description: 'Created' })
@@ -38,8 +48,15 @@ export class EntityController {
   }
 
   /**
-   * Lists records: public ones, plus the caller's own live records (enabled or
-   * not) when a Bearer token is sent (D16). Paged; `meta` beside `data`.
+   * List businesses, menus or items
+   *
+   * @remarks Live records of the type, paged (`page` from 1, `per_page` default 20; sizes above
+   * 1000 are cut to 1000). Without a Bearer token, or with another user's, only enabled records
+   * are listed; with the owner's token and `owned_by` = the caller, all the caller's records,
+   * enabled or not. Records in the trash, and menus and items under a trashed business or menu,
+   * are never listed. Filters: `owned_by`, `parent_entity_type`, `parent_entity_uuid`, `status`,
+   * `meta_key`, `slug`, `q`. `sort_by` is a column or `extra_data.<key>`; ties break on
+   * `created_at`, then `uuid`.
    */
   @Get(':type')
   @Auth({ bearer: 'optional' })
@@ -53,7 +70,12 @@ export class EntityController {
     return this.entities.listEntities(user, type, query);
   }
 
-  /** One public record by meta_key, ignoring case (D11). */
+  /**
+   * Find a public record by meta_key
+   *
+   * @remarks One public record of the type whose `meta_key` matches, ignoring case; a storefront
+   * resolves its URL with it. 404 when there is none.
+   */
   @Get(':type/retrieve-by-meta-key/:meta_key')
   @ApiKeyOnly()
   @ApiEnvelope(EntityResponseDto)
@@ -66,7 +88,12 @@ export class EntityController {
     return this.entities.retrieveEntityByMetaKey(type, metaKey, query);
   }
 
-  /** One record: a public one, or the caller's own (even in the trash). */
+  /**
+   * Read one business, menu or item
+   *
+   * @remarks A public record, or one of the caller's own (also disabled or in the trash). Anything
+   * else is 404.
+   */
   @Get(':type/:uuid')
   @Auth({ bearer: 'optional' })
   @ApiEnvelope(EntityResponseDto)
@@ -79,7 +106,13 @@ export class EntityController {
     return this.entities.getEntity(user, type, uuid);
   }
 
-  /** Replaces the fields sent; extra_data is replaced whole. Owner only; not while in the trash (422). */
+  /**
+   * Update a business, menu or item
+   *
+   * @remarks Same body as create. Fields sent replace the stored ones, fields left out keep
+   * theirs, and `extra_data` is replaced whole. Only the owner (403); a record in the trash is 422
+   * until restored.
+   */
   @Put(':type/:uuid')
   @Auth()
   @ApiEnvelope(EntityResponseDto)
@@ -93,7 +126,12 @@ export class EntityController {
     return this.entities.updateEntity(user, type, uuid, body);
   }
 
-  /** Moves the caller's record to the trash (idempotent). */
+  /**
+   * Move a record to the trash
+   *
+   * @remarks Hides the caller's record (and, for a business or menu, everything under it) from
+   * every public read. Trashing twice changes nothing. Only the owner (403).
+   */
   @Post(':type/trash/:uuid')
   @HttpCode(200)
   @Auth()
@@ -107,7 +145,11 @@ export class EntityController {
     return this.entities.trashEntity(user, type, uuid);
   }
 
-  /** The same as POST …/trash/{uuid}: the owner client has used DELETE. */
+  /**
+   * Move a record to the trash (DELETE)
+   *
+   * @remarks The same as `POST .../trash/{uuid}`, for clients that send DELETE.
+   */
   @Delete(':type/trash/:uuid')
   @Auth()
   @ApiEnvelope(EntityResponseDto)
@@ -120,7 +162,12 @@ export class EntityController {
     return this.entities.trashEntity(user, type, uuid);
   }
 
-  /** Takes the caller's record back out of the trash (D12; idempotent). */
+  /**
+   * Take a record out of the trash
+   *
+   * @remarks Restores the caller's record. Restoring a record that is not in the trash changes
+   * nothing; a restore that would make two live records share a `meta_key` is 409.
+   */
   @Post(':type/restore/:uuid')
   @HttpCode(200)
   @Auth()

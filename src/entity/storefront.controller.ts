@@ -32,11 +32,14 @@ export class StorefrontController {
   constructor(private readonly storefront: StorefrontService) {}
 
   /**
-   * D17: the public business, its public menu and the menu's public items
-   * (by extra_data.sort_position, then created_at) for the storefront URL
-   * `{front_url}/app/<business_meta_key>/menu/<menu_meta_key>`, in one call.
-   * meta_keys match ignoring case. May be a few seconds old, except that a
-   * write to any of these records shows at once.
+   * Read a storefront in one call
+   *
+   * @remarks The public business, its public menu and the menu's public items (ordered by
+   * `extra_data.sort_position`, then `created_at`) for the storefront URL
+   * `<front>/app/<business_meta_key>/menu/<menu_meta_key>`; meta_keys match ignoring case. The
+   * answer may be a few seconds old, except that a write to any of its records shows at once. Sent
+   * gzipped when the client accepts it, with an ETag (304 on a match). 404 when the business or
+   * menu is not public.
    */
   @Get(':business_meta_key/menu/:menu_meta_key')
   @ApiKeyOnly()

@@ -14,9 +14,13 @@ export class FileController {
   constructor(private readonly files: FileService) {}
 
   /**
-   * Presigned upload URLs, one per file and in order (D26, D27). PUT each
-   * file to its `upload_url` with the given headers, then store `file_url`
-   * in `entity_featured_url`.
+   * Get upload URLs for images
+   *
+   * @remarks One upload URL per file, in order (1-10 files). PUT each file to its `upload_url`
+   * with the headers given, then store `file_url` in a record's `entity_featured_url`. Types: PNG,
+   * JPEG, WebP, GIF; size 1 byte up to the configured limit (5 MiB by default). The object key
+   * always lives under the caller's uuid: a `directory` naming another user is 403; `..` or a
+   * leading `/` is 400. `expires_in` is clamped to 60-3600 seconds.
    */
   @Post('cloud/upload-url')
   @Auth()
@@ -28,7 +32,11 @@ export class FileController {
     return this.files.createUploadUrls(user, dto);
   }
 
-  /** The same as `createUploadUrls`, at the path existing clients call (D26). */
+  /**
+   * Get upload URLs for images (alias)
+   *
+   * @remarks The same as `POST /cloud/upload-url`, at the path existing clients call.
+   */
   @Post('aws/upload-url')
   @Auth()
   @HttpCode(200)

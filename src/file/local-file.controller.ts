@@ -23,9 +23,12 @@ export class LocalFileController {
   constructor(private readonly local: LocalFileService) {}
 
   /**
-   * The signed upload URL of the local driver: the file's bytes as the body,
-   * with the Content-Type it was issued for. Needs no key: the signature is
-   * the permission. One upload per URL.
+   * Upload a file to a signed URL
+   *
+   * @remarks The upload URL of the local storage driver: the file's bytes as the body, with the
+   * Content-Type it was issued for. Needs no key: the signature in the URL is the permission; it
+   * expires, and each URL takes one upload (409 for a second). A wrong signature or an expired URL
+   * is 403, a wrong type 400, a body over the size 413.
    */
   @Put('upload/*path')
   @Public()
@@ -39,7 +42,12 @@ export class LocalFileController {
     return this.local.receiveUpload(path, req);
   }
 
-  /** A stored file, with its type, `nosniff` and a year of caching. */
+  /**
+   * Read a stored file
+   *
+   * @remarks A file stored by the local driver, with the type it was uploaded as, `X-Content-Type-
+   * Options: nosniff` and a year of caching. No key needed.
+   */
   @Get('*path')
   @Public()
   @RawResponse()

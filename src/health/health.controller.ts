@@ -12,14 +12,24 @@ import { SpaceController } from '../http/url-space';
 export class HealthController {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Liveness: the process answers. */
+  /**
+   * Liveness
+   *
+   * @remarks Answers 200 while the process runs; needs no key. For a load balancer's or
+   * orchestrator's liveness probe.
+   */
   @Get()
   @HttpCode(200)
   checkLiveness(): { status: string } {
     return { status: 'ok' };
   }
 
-  /** Readiness: the database answers. */
+  /**
+   * Readiness
+   *
+   * @remarks Answers 200 when the database answers, 503 while it cannot be reached; needs no key.
+   * For a readiness probe: take the replica out of rotation while it fails.
+   */
   @Get('ready')
   @ApiErrors(503)
   async checkReadiness(): Promise<{ status: string }> {

@@ -9,8 +9,10 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE: a Content-Encoding the service does not decode',
   422: 'UNPROCESSABLE: a business rule refused it; details say which',
   429: 'RATE_LIMITED (see Retry-After)',
+  503: 'SERVICE_UNAVAILABLE: the database cannot be reached (see Retry-After)',
 };
 
 /** Documents the error envelope for these statuses. */

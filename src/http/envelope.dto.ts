@@ -50,8 +50,12 @@ export class SuccessEnvelopeDto {
 }
 
 export class PageMetaDto {
+  @ApiProperty({ type: 'integer', example: 1 })
   page!: number;
+  @ApiProperty({ type: 'integer', example: 100 })
   per_page!: number;
+  @ApiProperty({ type: 'integer', example: 240 })
   total!: number;
+  @ApiProperty({ type: 'integer', example: 3 })
   last_page!: number;
 }

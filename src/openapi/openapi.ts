@@ -1,5 +1,53 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { EXTRA_DATA_SCHEMAS } from './extra-data-schemas';
+import { REQUEST_EXAMPLES } from './request-examples';
+
+/** Tags in the order a client meets them, with what each covers; unknown tags follow. */
+const TAGS: ReadonlyArray<{ name: string; description: string }> = [
+  {
+    name: 'accounts',
+    description:
+      'Sign up, log in (a Bearer token for the owner’s calls), password reset and change, email ' +
+      'verification, and the caller’s own profile.',
+  },
+  {
+    name: 'entities',
+    description:
+      'Businesses, their menus and the menus’ items: one set of operations for the three entity ' +
+      'types, each with its own `extra_data` (see BusinessExtraData, MenuExtraData, ItemExtraData).',
+  },
+  {
+    name: 'storefront',
+    description: 'What guests see: a public business, menu and items in one call, and its QR code.',
+  },
+  {
+    name: 'orders',
+    description:
+      'Guests place orders with the API key only; owners list, read and move them through their ' +
+      'states, and follow them live.',
+  },
+  { name: 'payments', description: 'Collecting and refunding the money of an order.' },
+  {
+    name: 'notifications',
+    description: 'The owner’s inbox of notifications and the push settings of their devices.',
+  },
+  {
+    name: 'webhooks',
+    description: 'Owners’ endpoints that receive signed order events.',
+  },
+  {
+    name: 'files',
+    description: 'Upload URLs for images, the local driver’s signed upload and the stored files.',
+  },
+  { name: 'health', description: 'Liveness and readiness probes; no key needed.' },
+  {
+    name: 'operations',
+    description: 'Prometheus metrics for the operator.',
+  },
+];
+
+type JsonObject = Record<string, any>;
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
@@ -13,21 +61,83 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+function operationsOf(document: OpenAPIObject): JsonObject[] {
+  return Object.values(document.paths).flatMap((item) =>
+    HTTP_METHODS.map((method) => (item as JsonObject)[method] as JsonObject | undefined).filter(
+      (operation): operation is JsonObject => operation !== undefined,
+    ),
+  );
+}
+
+/**
+ * What the decorators cannot say: tag order and texts, the open routes'
+ * empty security, an example for each JSON request body, and the typed
+ * `extra_data` of each entity type.
+ */
+function completeDocument(document: OpenAPIObject): void {
+  const used = new Set<string>();
+  for (const operation of operationsOf(document)) {
+    for (const tag of (operation.tags as string[] | undefined) ?? []) used.add(tag);
+    // No security requirement means the route is open; say so rather than inherit nothing.
+    operation.security ??= [];
+    const json = operation.requestBody?.content?.['application/json'] as JsonObject | undefined;
+    const examples = REQUEST_EXAMPLES[operation.operationId as string];
+    if (json && examples && !json.example && !json.examples) json.examples = examples;
+  }
+  const known = TAGS.filter((tag) => used.has(tag.name));
+  const rest = [...used].filter((name) => !TAGS.some((tag) => tag.name === name)).sort();
+  document.tags = [...known, ...rest.map((name) => ({ name }))];
+
+  const schemas = (document.components!.schemas ??= {}) as JsonObject;
+  for (const { name, schema } of EXTRA_DATA_SCHEMAS) schemas[name] = schema;
+  const typedExtraData = (description: string) => ({
+    description,
+    type: 'object',
+    nullable: true,
+    anyOf: EXTRA_DATA_SCHEMAS.map(({ name }) => ({ $ref: `#/components/schemas/${name}` })),
+  });
+  const body = schemas.EntityBodyDto as JsonObject | undefined;
+  if (body?.properties?.extra_data) {
+    body.properties.extra_data = typedExtraData(
+      'Data of the entity type in the path: BusinessExtraData, MenuExtraData or ItemExtraData. ' +
+        'Integers sent as strings are stored as integers and prices as decimal strings; unknown ' +
+        'keys are kept; at most 64 KiB of JSON. On update it replaces the stored extra_data whole.',
+    );
+  }
+  const answer = schemas.EntityResponseDto as JsonObject | undefined;
+  if (answer?.properties?.extra_data) {
+    answer.properties.extra_data = typedExtraData('The record’s data, as normalised when stored.');
+  }
+}
+
 /** The contract as the code states it: sorted, so the committed file diffs cleanly. */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Menu and Ordering Service')
     .setDescription(
-      'Accounts, businesses, menus and items, guest orders and uploads. Every answer uses the envelope ' +
-        '`{status, message, data}`; errors carry `error.code` and `error.details`.',
+      'Owners sign up, create a business with menus and items and share its storefront; guests ' +
+        'place orders without an account; owners follow and update them. Every answer uses the ' +
+        'envelope `{status, message, data}` (lists add `meta` with paging); errors carry ' +
+        '`error.code` and `error.details`. Every call except health, docs, metrics and file reads ' +
+        'sends an API key in `x-api-key`; the owner’s calls also send `Authorization: Bearer ' +
+        '<access_token>` from login. The repository’s `docs/` folder walks through the whole flow.',
     )
     .setVersion('1.0.0')
+    .setLicense('Proprietary: all rights reserved', '')
+    .addServer('/', 'The service that serves this document')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api_key')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN setting' },
+      'metrics_token',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller, method) => method,
   });
+  completeDocument(document);
   return sortKeys(document) as OpenAPIObject;
 }
 

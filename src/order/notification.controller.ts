@@ -23,7 +23,12 @@ import { NotificationService } from './notification.service';
 export class NotificationController {
   constructor(private readonly notifications: NotificationService) {}
 
-  /** Newest first, with `meta.unread`, the number of unread ones. */
+  /**
+   * List the caller's notifications
+   *
+   * @remarks Newest first, paged, with `meta.unread` (how many are unread). `unread=true` lists
+   * only unread ones. `{user_uuid}` must be the caller (403).
+   */
   @Get('notification/user/:user_uuid')
   @Auth()
   @ApiEnvelope(NotificationResponseDto, {
@@ -40,7 +45,12 @@ export class NotificationController {
     return this.notifications.listNotifications(user, userUuid, query);
   }
 
-  /** Marks the named notifications read, or all of them when none are named. */
+  /**
+   * Mark notifications read
+   *
+   * @remarks Marks the notifications named in `uuids` read, or all of them when none are named;
+   * answers how many changed and how many unread are left. `{user_uuid}` must be the caller (403).
+   */
   @Post('notification/user/:user_uuid/read')
   @Auth()
   @HttpCode(200)
@@ -55,7 +65,12 @@ export class NotificationController {
     return this.notifications.markNotificationsRead(user, userUuid, dto);
   }
 
-  /** Stores a device's push settings, replacing what the same device_id stored (201 new, 200 updated). */
+  /**
+   * Save a device's push settings
+   *
+   * @remarks Stores a device's push settings, replacing what the same `device_id` stored: 201 for
+   * a new device, 200 for an update. `{user_uuid}` must be the caller (403).
+   */
   @Post('notification-setting/user/:user_uuid')
   @Auth()
   @ApiEnvelope(NotificationSettingResponseDto, { status: 201 })
@@ -69,7 +84,12 @@ export class NotificationController {
     return this.notifications.saveNotificationSetting(user, userUuid, dto);
   }
 
-  /** The caller's devices' settings, most recently saved first. */
+  /**
+   * List the caller's device settings
+   *
+   * @remarks The settings of the caller's devices, most recently saved first. `{user_uuid}` must
+   * be the caller (403).
+   */
   @Get('notification-setting/user/:user_uuid')
   @Auth()
   @ApiEnvelope(NotificationSettingResponseDto, { isArray: true })

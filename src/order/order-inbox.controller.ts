@@ -21,11 +21,12 @@ export class OrderInboxController {
   ) {}
 
   /**
-   * Server-Sent Events for the caller's orders: `order.created` and
-   * `order.updated`, each with the order's summary as JSON `data`, and a
-   * comment line as heartbeat every 15 s. EventSource cannot send headers, so
-   * `?api_key=` and `?access_token=` are accepted too. Declared before
-   * `orders/{uuid}` so that `stream` is never read as an id.
+   * Stream the caller's orders (Server-Sent Events)
+   *
+   * @remarks An endless `text/event-stream` with `order.created` and `order.updated` events for
+   * the caller's orders, each with the order's summary as JSON `data`, and a comment line every 15
+   * s as heartbeat. Events reach every replica of the service. EventSource cannot send headers, so
+   * `?api_key=` and `?access_token=` are accepted too.
    */
   @Get('stream')
   @Auth({ queryCredentials: true })
@@ -38,7 +39,12 @@ export class OrderInboxController {
     this.hub.open(user.uuid, req, res);
   }
 
-  /** The caller's orders across all their businesses, newest first. */
+  /**
+   * List the caller's orders
+   *
+   * @remarks Orders of all the caller's businesses, newest first, paged like entity lists.
+   * Filters: `status`, `business_uuid`, `menu_uuid`, `from` and `to` (ISO 8601).
+   */
   @Get()
   @Auth()
   @ApiEnvelope(OrderResponseDto, { isArray: true, paged: true })
@@ -50,7 +56,12 @@ export class OrderInboxController {
     return this.inbox.listOrders(user, query);
   }
 
-  /** One order with its lines and history. */
+  /**
+   * Read one order
+   *
+   * @remarks One order of the caller's businesses with its lines and history. Another user's order
+   * is 403; an unknown one 404.
+   */
   @Get(':uuid')
   @Auth()
   @ApiEnvelope(OrderResponseDto)

@@ -6,6 +6,7 @@ import { EntityService } from '../entity/entity.service';
 import { StorefrontService } from '../entity/storefront.service';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
+import { ordersPlaced } from '../metrics/metrics';
 import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { OrderableItem, priceCart } from './domain/cart-pricing';
@@ -98,6 +99,7 @@ export class OrderPlacementService {
       }
       return { replayed: false, status: 201, body: created.answer, created };
     });
+    if (!outcome.replayed) ordersPlaced.inc();
     let body: OrderResponseDto;
     if (outcome.replayed) {
       // The stored answer predates the checkout: the payment and its history are read as they stand now.

@@ -22,13 +22,21 @@ export class OrderController {
   ) {}
 
   /**
-   * Places a guest order. The server checks every rule: payment method,
-   * public menu and items, the business open (opening hours and its
-   * accepting_orders switch), nothing sold out, each line's options,
-   * quantities, at most one delivery line, and the exact total of the lines
-   * priced with their options; it stores the order, its notification and
-   * mails in one transaction. The answer carries the guest's order_token.
-   * Send an Idempotency-Key to make retries safe.
+   * Place an order
+   *
+   * @remarks A guest order; needs the API key only. The server checks every rule itself:
+   * `payment_processor` is `cash` (default), `bank_transfer` or `paystack`, and a method other
+   * than cash must be offered by the menu; the menu and its business are public (404) and open
+   * now (its opening hours and its `accepting_orders` switch; 422 with `opens_at` otherwise);
+   * 1-100 cart lines, each a public item of this menu that is not sold out, with its chosen
+   * options valid for the item's option groups, and a quantity within the item's minimum and
+   * maximum (422 naming the line), at most one line of category Delivery; `amount` must equal
+   * the total computed from the items' prices plus the chosen options' deltas with exact
+   * decimals, within 0.005 (422 with the computed total). The order, its lines with a snapshot
+   * of each item and its options, the owner's notification and the mails are stored in one
+   * transaction; a `paystack` order then opens a checkout. The answer carries the guest's
+   * `order_token`. Send an `Idempotency-Key` to make retries safe. Limited per IP (30 a minute
+   * by default).
    */
   @Post('order')
   @ApiKeyOnly()
@@ -53,7 +61,12 @@ export class OrderController {
     return this.placement.placeOrder(dto, idempotencyKey, ip);
   }
 
-  /** D22: the server already notified the owner; kept for clients that make this call. */
+  /**
+   * Notify the owner (kept for older clients)
+   *
+   * @remarks The service already notified the owner when the order was placed; this call changes
+   * nothing and answers 200 for an existing order (404 otherwise).
+   */
   @Post('order/:uuid/notify')
   @ApiKeyOnly()
   @HttpCode(200)
@@ -64,7 +77,17 @@ export class OrderController {
     return this.placement.acknowledgeNotify(uuid);
   }
 
-  /** The owner changes status, payment status or note (§5.2, D23); every change goes to the history. */
+  /**
+   * Update an order as its owner
+   *
+   * @remarks The owner of the order's business changes `status`, `payment_status` or `owner_note`.
+   * Status moves: pending to accepted, rejected or cancelled; accepted to preparing, ready or
+   * cancelled; preparing to ready or cancelled; ready to out_for_delivery or completed;
+   * out_for_delivery to completed; completed, rejected and cancelled are final. Any other move is
+   * 422 with the allowed next states in the details. `expected_status` makes the change
+   * conditional: when the current status differs, 409. Every change is added to the order's
+   * history. Another user's order is 403.
+   */
   @Put('admin/order/update/:order_id')
   @Auth()
   @Message('Order updated')

@@ -13,7 +13,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The same as `createUploadUrls`, at the path existing clients call (D26). */
+        /**
+         * Get upload URLs for images (alias)
+         * @description The same as `POST /cloud/upload-url`, at the path existing clients call.
+         */
         post: operations["createUploadUrlsAws"];
         delete?: never;
         options?: never;
@@ -31,9 +34,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Presigned upload URLs, one per file and in order (D26, D27). PUT each
-         *     file to its `upload_url` with the given headers, then store `file_url`
-         *     in `entity_featured_url`.
+         * Get upload URLs for images
+         * @description One upload URL per file, in order (1-10 files). PUT each file to its `upload_url`
+         *     with the headers given, then store `file_url` in a record's `entity_featured_url`. Types: PNG,
+         *     JPEG, WebP, GIF; size 1 byte up to the configured limit (5 MiB by default). The object key
+         *     always lives under the caller's uuid: a `directory` naming another user is 403; `..` or a
+         *     leading `/` is 400. `expires_in` is clamped to 60-3600 seconds.
          */
         post: operations["createUploadUrls"];
         delete?: never;
@@ -51,9 +57,11 @@ export interface paths {
         };
         get?: never;
         /**
-         * The signed upload URL of the local driver: the file's bytes as the body,
-         *     with the Content-Type it was issued for. Needs no key: the signature is
-         *     the permission. One upload per URL.
+         * Upload a file to a signed URL
+         * @description The upload URL of the local storage driver: the file's bytes as the body, with the
+         *     Content-Type it was issued for. Needs no key: the signature in the URL is the permission; it
+         *     expires, and each URL takes one upload (409 for a second). A wrong signature or an expired URL
+         *     is 403, a wrong type 400, a body over the size 413.
          */
         put: operations["uploadLocalFile"];
         post?: never;
@@ -70,7 +78,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A stored file, with its type, `nosniff` and a year of caching. */
+        /**
+         * Read a stored file
+         * @description A file stored by the local driver, with the type it was uploaded as, `X-Content-Type-
+         *     Options: nosniff` and a year of caching. No key needed.
+         */
         get: operations["readLocalFile"];
         put?: never;
         post?: never;
@@ -87,7 +99,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process answers. */
+        /**
+         * Liveness
+         * @description Answers 200 while the process runs; needs no key. For a load balancer's or
+         *     orchestrator's liveness probe.
+         */
         get: operations["checkLiveness"];
         put?: never;
         post?: never;
@@ -104,8 +120,39 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers. */
+        /**
+         * Readiness
+         * @description Answers 200 when the database answers, 503 while it cannot be reached; needs no key.
+         *     For a readiness probe: take the replica out of rotation while it fails.
+         */
         get: operations["checkReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The service's metrics in the Prometheus text format: process and
+         *     Node.js metrics, `http_request_duration_seconds` by method, route template
+         *     and status, `orders_placed_total`, `outbox_rows` by state (pending,
+         *     failed), `sse_streams_open`, and the payment and webhook delivery counters.
+         *     When `METRICS_TOKEN` is set the scrape must send
+         *     `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). Without it the
+         *     endpoint is open outside production and answers 404 in production. No API
+         *     key is needed.
+         */
+        get: operations["scrapeMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -142,7 +189,16 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** The owner changes status, payment status or note (§5.2, D23); every change goes to the history. */
+        /**
+         * Update an order as its owner
+         * @description The owner of the order's business changes `status`, `payment_status` or `owner_note`.
+         *     Status moves: pending to accepted, rejected or cancelled; accepted to preparing, ready or
+         *     cancelled; preparing to ready or cancelled; ready to out_for_delivery or completed;
+         *     out_for_delivery to completed; completed, rejected and cancelled are final. Any other move is
+         *     422 with the allowed next states in the details. `expected_status` makes the change
+         *     conditional: when the current status differs, 409. Every change is added to the order's
+         *     history. Another user's order is 403.
+         */
         put: operations["updateOrder"];
         post?: never;
         delete?: never;
@@ -161,13 +217,20 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Places a guest order. The server checks every rule: payment method,
-         *     public menu and items, the business open (opening hours and its
-         *     accepting_orders switch), nothing sold out, each line's options,
-         *     quantities, at most one delivery line, and the exact total of the lines
-         *     priced with their options; it stores the order, its notification and
-         *     mails in one transaction. The answer carries the guest's order_token.
-         *     Send an Idempotency-Key to make retries safe.
+         * Place an order
+         * @description A guest order; needs the API key only. The server checks every rule itself:
+         *     `payment_processor` is `cash` (default), `bank_transfer` or `paystack`, and a method other
+         *     than cash must be offered by the menu; the menu and its business are public (404) and open
+         *     now (its opening hours and its `accepting_orders` switch; 422 with `opens_at` otherwise);
+         *     1-100 cart lines, each a public item of this menu that is not sold out, with its chosen
+         *     options valid for the item's option groups, and a quantity within the item's minimum and
+         *     maximum (422 naming the line), at most one line of category Delivery; `amount` must equal
+         *     the total computed from the items' prices plus the chosen options' deltas with exact
+         *     decimals, within 0.005 (422 with the computed total). The order, its lines with a snapshot
+         *     of each item and its options, the owner's notification and the mails are stored in one
+         *     transaction; a `paystack` order then opens a checkout. The answer carries the guest's
+         *     `order_token`. Send an `Idempotency-Key` to make retries safe. Limited per IP (30 a minute
+         *     by default).
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -225,7 +288,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** D22: the server already notified the owner; kept for clients that make this call. */
+        /**
+         * Notify the owner (kept for older clients)
+         * @description The service already notified the owner when the order was placed; this call changes
+         *     nothing and answers 200 for an existing order (404 otherwise).
+         */
         post: operations["notifyOrderOwner"];
         delete?: never;
         options?: never;
@@ -320,10 +387,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's devices' settings, most recently saved first. */
+        /**
+         * List the caller's device settings
+         * @description The settings of the caller's devices, most recently saved first. `{user_uuid}` must
+         *     be the caller (403).
+         */
         get: operations["listNotificationSettings"];
         put?: never;
-        /** Stores a device's push settings, replacing what the same device_id stored (201 new, 200 updated). */
+        /**
+         * Save a device's push settings
+         * @description Stores a device's push settings, replacing what the same `device_id` stored: 201 for
+         *     a new device, 200 for an update. `{user_uuid}` must be the caller (403).
+         */
         post: operations["saveNotificationSetting"];
         delete?: never;
         options?: never;
@@ -338,7 +413,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Newest first, with `meta.unread`, the number of unread ones. */
+        /**
+         * List the caller's notifications
+         * @description Newest first, paged, with `meta.unread` (how many are unread). `unread=true` lists
+         *     only unread ones. `{user_uuid}` must be the caller (403).
+         */
         get: operations["listNotifications"];
         put?: never;
         post?: never;
@@ -357,7 +436,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Marks the named notifications read, or all of them when none are named. */
+        /**
+         * Mark notifications read
+         * @description Marks the notifications named in `uuids` read, or all of them when none are named;
+         *     answers how many changed and how many unread are left. `{user_uuid}` must be the caller (403).
+         */
         post: operations["markNotificationsRead"];
         delete?: never;
         options?: never;
@@ -372,7 +455,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's orders across all their businesses, newest first. */
+        /**
+         * List the caller's orders
+         * @description Orders of all the caller's businesses, newest first, paged like entity lists.
+         *     Filters: `status`, `business_uuid`, `menu_uuid`, `from` and `to` (ISO 8601).
+         */
         get: operations["listOrders"];
         put?: never;
         post?: never;
@@ -390,11 +477,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Server-Sent Events for the caller's orders: `order.created` and
-         *     `order.updated`, each with the order's summary as JSON `data`, and a
-         *     comment line as heartbeat every 15 s. EventSource cannot send headers, so
-         *     `?api_key=` and `?access_token=` are accepted too. Declared before
-         *     `orders/{uuid}` so that `stream` is never read as an id.
+         * Stream the caller's orders (Server-Sent Events)
+         * @description An endless `text/event-stream` with `order.created` and `order.updated` events for
+         *     the caller's orders, each with the order's summary as JSON `data`, and a comment line every 15
+         *     s as heartbeat. Events reach every replica of the service. EventSource cannot send headers, so
+         *     `?api_key=` and `?access_token=` are accepted too.
          */
         get: operations["streamOrders"];
         put?: never;
@@ -412,7 +499,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One order with its lines and history. */
+        /**
+         * Read one order
+         * @description One order of the caller's businesses with its lines and history. Another user's order
+         *     is 403; an unknown one 404.
+         */
         get: operations["getOrder"];
         put?: never;
         post?: never;
@@ -430,12 +521,27 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Lists records: public ones, plus the caller's own live records (enabled or
-         *     not) when a Bearer token is sent (D16). Paged; `meta` beside `data`.
+         * List businesses, menus or items
+         * @description Live records of the type, paged (`page` from 1, `per_page` default 20; sizes above
+         *     1000 are cut to 1000). Without a Bearer token, or with another user's, only enabled records
+         *     are listed; with the owner's token and `owned_by` = the caller, all the caller's records,
+         *     enabled or not. Records in the trash, and menus and items under a trashed business or menu,
+         *     are never listed. Filters: `owned_by`, `parent_entity_type`, `parent_entity_uuid`, `status`,
+         *     `meta_key`, `slug`, `q`. `sort_by` is a column or `extra_data.<key>`; ties break on
+         *     `created_at`, then `uuid`.
          */
         get: operations["listEntities"];
         put?: never;
-        /** Creates a record owned by the caller; a repeated request_id answers the first record with 200 (D13). */
+        /**
+         * Create a business, menu or item
+         * @description Creates a record of the type in the path, owned by the caller. A menu's parent must
+         *     be one of the caller's businesses, an item's one of the caller's menus (missing parent 404,
+         *     someone else's 403, wrong parent type 400). `meta_key` is required for a business and a menu:
+         *     unique among live businesses ignoring case, and among the live menus of one business (409).
+         *     `extra_data` is checked per type (see the BusinessExtraData, MenuExtraData and ItemExtraData
+         *     schemas); unknown keys are kept, at most 64 KiB. Sending the same `request_id` again for the
+         *     same type answers the first record with 200 instead of creating a second.
+         */
         post: operations["createEntity"];
         delete?: never;
         options?: never;
@@ -452,7 +558,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Takes the caller's record back out of the trash (D12; idempotent). */
+        /**
+         * Take a record out of the trash
+         * @description Restores the caller's record. Restoring a record that is not in the trash changes
+         *     nothing; a restore that would make two live records share a `meta_key` is 409.
+         */
         post: operations["restoreEntity"];
         delete?: never;
         options?: never;
@@ -467,7 +577,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One public record by meta_key, ignoring case (D11). */
+        /**
+         * Find a public record by meta_key
+         * @description One public record of the type whose `meta_key` matches, ignoring case; a storefront
+         *     resolves its URL with it. 404 when there is none.
+         */
         get: operations["retrieveEntityByMetaKey"];
         put?: never;
         post?: never;
@@ -486,9 +600,16 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Moves the caller's record to the trash (idempotent). */
+        /**
+         * Move a record to the trash
+         * @description Hides the caller's record (and, for a business or menu, everything under it) from
+         *     every public read. Trashing twice changes nothing. Only the owner (403).
+         */
         post: operations["trashEntity"];
-        /** The same as POST …/trash/{uuid}: the owner client has used DELETE. */
+        /**
+         * Move a record to the trash (DELETE)
+         * @description The same as `POST .../trash/{uuid}`, for clients that send DELETE.
+         */
         delete: operations["trashEntityByDelete"];
         options?: never;
         head?: never;
@@ -502,9 +623,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One record: a public one, or the caller's own (even in the trash). */
+        /**
+         * Read one business, menu or item
+         * @description A public record, or one of the caller's own (also disabled or in the trash). Anything
+         *     else is 404.
+         */
         get: operations["getEntity"];
-        /** Replaces the fields sent; extra_data is replaced whole. Owner only; not while in the trash (422). */
+        /**
+         * Update a business, menu or item
+         * @description Same body as create. Fields sent replace the stored ones, fields left out keep
+         *     theirs, and `extra_data` is replaced whole. Only the owner (403); a record in the trash is 422
+         *     until restored.
+         */
         put: operations["updateEntity"];
         post?: never;
         delete?: never;
@@ -521,11 +651,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * D17: the public business, its public menu and the menu's public items
-         *     (by extra_data.sort_position, then created_at) for the storefront URL
-         *     `{front_url}/app/<business_meta_key>/menu/<menu_meta_key>`, in one call.
-         *     meta_keys match ignoring case. May be a few seconds old, except that a
-         *     write to any of these records shows at once.
+         * Read a storefront in one call
+         * @description The public business, its public menu and the menu's public items (ordered by
+         *     `extra_data.sort_position`, then `created_at`) for the storefront URL
+         *     `<front>/app/<business_meta_key>/menu/<menu_meta_key>`; meta_keys match ignoring case. The
+         *     answer may be a few seconds old, except that a write to any of its records shows at once. Sent
+         *     gzipped when the client accepts it, with an ETag (304 on a match). 404 when the business or
+         *     menu is not public.
          */
         get: operations["getStorefront"];
         put?: never;
@@ -585,6 +717,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Ask for a password change code
+         * @description Emails the caller a code to confirm a password change. `email_address`, when sent,
+         *     must be the caller's (403 otherwise).
+         */
         post: operations["requestPasswordChange"];
         delete?: never;
         options?: never;
@@ -601,6 +738,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Change the password
+         * @description Changes the caller's password with the emailed code and the old password. Every
+         *     access token issued before stops working (log in again). A wrong code or old password is 422.
+         */
         post: operations["changePassword"];
         delete?: never;
         options?: never;
@@ -617,6 +759,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Log in
+         * @description Answers an access token (JWT, HS256) to send as `Authorization: Bearer <token>`, with
+         *     `expires_in` in seconds and the user's profile. A wrong email or password is 401
+         *     `INVALID_CREDENTIALS` with the same message whether or not the email exists. Limited per IP
+         *     and per email (10 a minute by default; 429 `RATE_LIMITED` beyond).
+         */
         post: operations["loginUser"];
         delete?: never;
         options?: never;
@@ -633,7 +782,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** D8: no identity provider is configured, so sign-in through one is not enabled. */
+        /**
+         * Sign in through an identity provider (not enabled)
+         * @description Always 404 `NOT_FOUND`: no identity provider is configured, so sign-in through one is
+         *     not enabled. Kept so that clients that call it get a clear answer.
+         */
         post: operations["identityProviderCallback"];
         delete?: never;
         options?: never;
@@ -650,6 +803,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Sign up
+         * @description Creates an account and answers the user without a token (log in next). The email must
+         *     be valid and unused, ignoring case, and the username unused (409 otherwise); the password has
+         *     at least 4 characters and equals `password_confirmation` (400). `meta_data` is any JSON object
+         *     or array up to 16 KiB, stored as sent.
+         */
         post: operations["registerUser"];
         delete?: never;
         options?: never;
@@ -666,6 +826,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Ask for a password reset code
+         * @description Emails a 6-digit code to reset the password of the account with this address. The
+         *     answer is the same whether or not the address belongs to an account, so it cannot be used to
+         *     find accounts. A code expires after 30 minutes, works once, dies after 5 wrong tries, and a
+         *     new one voids the previous. Rate limited.
+         */
         post: operations["requestPasswordReset"];
         delete?: never;
         options?: never;
@@ -682,6 +849,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Reset the password with the emailed code
+         * @description Sets a new password with the code from the reset email. Every access token issued
+         *     before stops working. A wrong, used or expired code is 422 `UNPROCESSABLE`.
+         */
         post: operations["resetPassword"];
         delete?: never;
         options?: never;
@@ -698,6 +870,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Ask for an email verification code
+         * @description Emails the caller a code that verifies their address; answers that nothing was sent
+         *     when the address is already verified.
+         */
         post: operations["requestEmailVerification"];
         delete?: never;
         options?: never;
@@ -714,6 +891,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Verify the email address
+         * @description Marks the caller's address verified with the emailed code and answers
+         *     `email_verified_at`. A wrong, used or expired code is 422.
+         */
         post: operations["verifyEmailAddress"];
         delete?: never;
         options?: never;
@@ -728,7 +910,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read your profile
+         * @description The caller's own user record without secrets. Another user's uuid is 403 `FORBIDDEN`.
+         */
         get: operations["getUserProfile"];
+        /**
+         * Update your profile
+         * @description Changes the caller's `name`, `username` (unique, 409 when taken) or `meta_data`
+         *     (object or array, up to 16 KiB). Another user's uuid is 403.
+         */
         put: operations["updateUserProfile"];
         post?: never;
         delete?: never;
@@ -888,6 +1079,81 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The `extra_data` of a business (`{ns}_business`). Other keys are kept as sent. */
+        BusinessExtraData: {
+            /**
+             * @description The owner’s switch for a busy kitchen: false refuses new orders whatever the opening hours say. Default true. The strings "true" and "false" are accepted and stored as booleans.
+             * @example true
+             */
+            accepting_orders?: boolean | null;
+            /**
+             * @description Street address shown to guests.
+             * @example 12 Marina Road, Lagos
+             */
+            business_address?: string | null;
+            /**
+             * Format: email
+             * @description Where the business is reached. An email address, or empty.
+             * @example hello@bistro.example
+             */
+            contact_email?: string | null;
+            /**
+             * @description Country the business is registered in.
+             * @example NG
+             */
+            country_of_registration?: string | null;
+            /** @description Whether the business may be listed in a public directory. The strings "true" and "false" are accepted and stored as booleans. */
+            enable_on_portal_listing?: boolean | null;
+            /**
+             * @description When guests may order. `timezone` is an IANA zone; `weekly` maps `mon`…`sun` to a list of `["HH:MM", "HH:MM"]` intervals (an end of `24:00` is allowed, an end before its start runs past midnight, a day left out or `[]` is closed); `closures` are whole local days, `from` ≤ `to`. Without it the business is always open. Placement while closed is 422 with `opens_at`; the storefront answers `open_now` and `next_change_at`.
+             * @example {
+             *       "closures": [
+             *         {
+             *           "from": "2026-12-24",
+             *           "note": "Christmas",
+             *           "to": "2026-12-26"
+             *         }
+             *       ],
+             *       "timezone": "Africa/Lagos",
+             *       "weekly": {
+             *         "fri": [
+             *           [
+             *             "18:00",
+             *             "02:00"
+             *           ]
+             *         ],
+             *         "mon": [
+             *           [
+             *             "08:00",
+             *             "22:00"
+             *           ]
+             *         ],
+             *         "sun": []
+             *       }
+             *     }
+             */
+            opening_hours?: {
+                closures?: {
+                    /** Format: date */
+                    from: string;
+                    note?: string;
+                    /** Format: date */
+                    to: string;
+                }[];
+                /** @example Africa/Lagos */
+                timezone: string;
+                weekly?: {
+                    [key: string]: string[][];
+                };
+            } | null;
+            /**
+             * @description Paystack subaccount the card payments of this business settle to (sent with each checkout).
+             * @example ACCT_8f4s1eq7ml6rlzj
+             */
+            paystack_subaccount_code?: string | null;
+        } & {
+            [key: string]: unknown;
+        };
         CancelOrderDto: {
             /**
              * @description Why, for the owner's notification; at most 500 characters.
@@ -914,7 +1180,10 @@ export interface components {
              *     ]
              */
             options?: components["schemas"]["CartOptionDto"][];
-            /** @description Within the item's minimum_quantity_per_order … maximum_quantity_per_order. */
+            /**
+             * @description Within the item's minimum_quantity_per_order … maximum_quantity_per_order.
+             * @example 2
+             */
             quantity: number;
             /**
              * Format: uuid
@@ -1012,14 +1281,8 @@ export interface components {
              * @description Public http(s) URL of the uploaded image, or empty.
              */
             entity_featured_url?: string | null;
-            /**
-             * @description Per-type data, validated and normalised per type (API.md §4): integers
-             *     sent as strings are stored as integers, `unit_price_amount` as a decimal
-             *     string; unknown keys are kept; at most 64 KiB.
-             */
-            extra_data?: {
-                [key: string]: unknown;
-            } | null;
+            /** @description Data of the entity type in the path: BusinessExtraData, MenuExtraData or ItemExtraData. Integers sent as strings are stored as integers and prices as decimal strings; unknown keys are kept; at most 64 KiB of JSON. On update it replaces the stored extra_data whole. */
+            extra_data?: (components["schemas"]["BusinessExtraData"] | components["schemas"]["MenuExtraData"] | components["schemas"]["ItemExtraData"]) | null;
             /**
              * @description The name used in the storefront URL; required for a business and a menu.
              *     Unique among live businesses, ignoring case, and among the live menus of
@@ -1061,9 +1324,8 @@ export interface components {
             entity_featured_url: string | null;
             /** @description `{ns}_business`, `{ns}_business_menu` or `{ns}_business_menu_item`. */
             entity_type: string;
-            extra_data: {
-                [key: string]: unknown;
-            };
+            /** @description The record’s data, as normalised when stored. */
+            extra_data: (components["schemas"]["BusinessExtraData"] | components["schemas"]["MenuExtraData"] | components["schemas"]["ItemExtraData"]) | null;
             meta_key: string | null;
             meta_value: string | null;
             /** @description The owner's user uuid. */
@@ -1141,13 +1403,91 @@ export interface components {
             updated_at: string;
             uuid: string;
         };
+        /** @description The `extra_data` of a menu item (`{ns}_business_menu_item`). `unit_price_amount`, `minimum_quantity_per_order` and `maximum_quantity_per_order` are required, and the maximum must be at least the minimum. Other keys are kept as sent. */
+        ItemExtraData: {
+            /**
+             * @description False marks the item sold out: guests still see it, but a cart line naming it is refused (422). Default true. The strings "true" and "false" are accepted and stored as booleans.
+             * @example true
+             */
+            available?: boolean | null;
+            /**
+             * @description The item’s category. An order may hold at most one line whose item has the category `Delivery`.
+             * @example Mains
+             */
+            category?: string | null;
+            /**
+             * @description Most units one cart line may order; at least the minimum. A whole number, or a string holding one; stored as a number.
+             * @example 10
+             */
+            maximum_quantity_per_order: number | string;
+            /**
+             * @description Fewest units one cart line may order; at least 0. A whole number, or a string holding one; stored as a number.
+             * @example 1
+             */
+            minimum_quantity_per_order: number | string;
+            /**
+             * @description Sizes, extras and sides. Keys match `^[a-z0-9_-]{1,64}$` and are unique (groups within the item, options within the group); 0 ≤ `min_selected` ≤ `max_selected` ≤ the number of options; `price_delta` a non-negative decimal string (a number is stored as its string); at most 20 groups of at most 50 options. A cart line chooses options with `options: [{group, option}]`; its unit price is `unit_price_amount` plus the deltas.
+             * @example [
+             *       {
+             *         "key": "size",
+             *         "max_selected": 1,
+             *         "min_selected": 1,
+             *         "options": [
+             *           {
+             *             "key": "regular",
+             *             "price_delta": "0",
+             *             "title": "Regular"
+             *           },
+             *           {
+             *             "key": "large",
+             *             "price_delta": "1.50",
+             *             "title": "Large"
+             *           }
+             *         ],
+             *         "title": "Size"
+             *       }
+             *     ]
+             */
+            option_groups?: {
+                key: string;
+                max_selected?: number;
+                min_selected?: number;
+                options: {
+                    available?: boolean;
+                    key: string;
+                    price_delta?: string;
+                    title?: string;
+                }[];
+                title?: string;
+            }[] | null;
+            /**
+             * @description Place in the storefront; lower first, then by creation time. A whole number, or a string holding one; stored as a number.
+             * @example 1
+             */
+            sort_position?: number | string;
+            /**
+             * @description A short label such as "spicy" or "new".
+             * @example chef’s choice
+             */
+            tag?: string | null;
+            /**
+             * @description Price of one unit: a non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as its string, so prices never pass through binary floats.
+             * @example 3500.00
+             */
+            unit_price_amount: string | number;
+        } & {
+            [key: string]: unknown;
+        };
         LoginResultDto: {
             /** @description JWT (HS256) to send as `Authorization: Bearer <access_token>`. */
             access_token: string;
             email: string;
             /** Format: date-time */
             email_verified_at: string | null;
-            /** @description Seconds until the token expires. */
+            /**
+             * @description Seconds until the token expires.
+             * @example 86400
+             */
             expires_in: number;
             name: string;
             /** @enum {string} */
@@ -1168,6 +1508,84 @@ export interface components {
             marked: number;
             /** @description How many unread are left. */
             unread: number;
+        };
+        /** @description The `extra_data` of a menu (`{ns}_business_menu`). Other keys are kept as sent. */
+        MenuExtraData: {
+            /** @description Contact details shown on the support page. */
+            contact_info?: ({
+                /** @description Postal address. */
+                address?: string | null;
+                /**
+                 * Format: email
+                 * @description Contact address. An email address, or empty.
+                 * @example hello@bistro.example
+                 */
+                email_address?: string | null;
+                /**
+                 * @description Phone number.
+                 * @example +2348000000000
+                 */
+                mobile_number?: string | null;
+                /** @description Whether to show them. The strings "true" and "false" are accepted and stored as booleans. */
+                show_contact_info_on_support_page?: boolean | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /** @description Storefront theme. The strings "true" and "false" are accepted and stored as booleans. */
+            enable_dark_mode?: boolean | null;
+            /**
+             * @description The menu’s currency: an ISO 4217 code, or a name with the code in parentheses.
+             * @example NGN
+             */
+            menu_base_wallet_ticker?: string | null;
+            /**
+             * @description The currency symbol shown with prices.
+             * @example ₦
+             */
+            menu_base_wallet_ticker_symbol?: string | null;
+            /**
+             * @description The payment methods the menu offers besides cash: an array, or an object keyed by provider (`paystack`, `bank_transfer`) whose values describe it (`title`, `description`, `fee`, `fee_max_amount`; for bank_transfer also `account_name`, `account_number`, `bank_name`). Stored as sent. An order may only use a method other than cash that is listed here.
+             * @example {
+             *       "bank_transfer": {
+             *         "account_name": "Bistro Ltd",
+             *         "account_number": "0123456789",
+             *         "bank_name": "Example Bank",
+             *         "description": "Pay to the account below",
+             *         "title": "Bank transfer"
+             *       }
+             *     }
+             */
+            menu_checkout_payments_providers?: unknown[] | {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Item categories shown first, in order.
+             * @example [
+             *       "Mains",
+             *       "Drinks"
+             *     ]
+             */
+            menu_featured_categories?: string[] | null;
+            /**
+             * @description Storefront accent colour.
+             * @example #E4572E
+             */
+            menu_primary_color?: string | null;
+            /** @description The storefront’s support page. */
+            support_tab?: ({
+                /** @description Text. */
+                content?: string | null;
+                /** @description Label of the button that opens it. */
+                nav_button_text?: string | null;
+                /** @description Whether guests can call a waiter from it. The strings "true" and "false" are accepted and stored as booleans. */
+                show_ring_feature_on_support_page?: boolean | null;
+                /** @description Heading. */
+                title?: string | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+        } & {
+            [key: string]: unknown;
         };
         NotificationResponseDto: {
             body: string;
@@ -1243,6 +1661,7 @@ export interface components {
             line_total: string;
             /** @description The chosen options; [] for an item ordered without options. */
             options: components["schemas"]["OrderLineOptionDto"][];
+            /** @example 3 */
             quantity: number;
             /** @description The item's title when the order was placed. */
             title_name: string | null;
@@ -1298,9 +1717,13 @@ export interface components {
             uuid: string;
         };
         PageMetaDto: {
+            /** @example 3 */
             last_page: number;
+            /** @example 1 */
             page: number;
+            /** @example 100 */
             per_page: number;
+            /** @example 240 */
             total: number;
         };
         PaymentResponseDto: {
@@ -1989,13 +2412,54 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error */
+            /** @description SERVICE_UNAVAILABLE: the database cannot be reached (see Retry-After) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    scrapeMetrics: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `Bearer <METRICS_TOKEN>` */
+                Authorization?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
@@ -2755,12 +3219,12 @@ export interface operations {
     listNotifications: {
         parameters: {
             query?: {
-                /** @description Only the unread ones. */
-                unread?: boolean;
                 /** @description From 1. */
                 page?: number;
                 /** @description Default 20; values above 1000 are cut to 1000 (D15). */
                 per_page?: number;
+                /** @description Only the unread ones. */
+                unread?: boolean;
             };
             header?: never;
             path: {
@@ -2871,6 +3335,10 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
+                /** @description From 1. */
+                page?: number;
+                /** @description Default 20; values above 1000 are cut to 1000 (D15). */
+                per_page?: number;
                 status?: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
                 business_uuid?: string;
                 menu_uuid?: string;
@@ -2878,10 +3346,6 @@ export interface operations {
                 from?: string;
                 /** @description Orders placed at or before this instant (ISO 8601). */
                 to?: string;
-                /** @description From 1. */
-                page?: number;
-                /** @description Default 20; values above 1000 are cut to 1000 (D15). */
-                per_page?: number;
             };
             header?: never;
             path?: never;

@@ -20,6 +20,7 @@ export class LoginResultDto {
   @ApiProperty({ enum: ['Bearer'] })
   token_type!: 'Bearer';
   /** Seconds until the token expires. */
+  @ApiProperty({ type: 'integer', example: 86400 })
   expires_in!: number;
   uuid!: string;
   email!: string;

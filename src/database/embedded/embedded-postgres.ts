@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DataDirLock } from './data-dir-lock';
@@ -77,12 +77,19 @@ export class EmbeddedPostgres {
 
 function spawnWorker(workerData: object): Worker {
   if (__filename.endsWith('.ts')) {
-    // Running from sources (tests): compile the worker on the fly.
+    // Running from sources (tests): compile the worker on the fly. ts-node is
+    // installed as @local/ts-node so that typeorm's optional peer named
+    // ts-node does not pull it (and TypeScript) into production installs.
     const file = join(__dirname, 'pglite-worker.ts');
     return new Worker(
-      `require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs' } }); require(${JSON.stringify(file)});`,
+      `require('@local/ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs' } }); require(${JSON.stringify(file)});`,
       { eval: true, workerData },
     );
   }
   return new Worker(join(__dirname, 'pglite-worker.js'), { workerData });
+}
+
+/** Whether the data directory already holds an initialised embedded database (else the start runs initdb). */
+export function embeddedDatabaseExists(dataDir: string): boolean {
+  return existsSync(join(dataDir, 'pgdata', 'PG_VERSION'));
 }

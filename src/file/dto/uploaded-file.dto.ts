@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 /** The answer to an accepted local PUT. */
 export class UploadedFileDto {
   /** The object's key in storage. */
@@ -7,6 +8,7 @@ export class UploadedFileDto {
   file_url!: string;
 
   /** Bytes stored. */
+  @ApiProperty({ type: 'integer' })
   size!: number;
 
   content_type!: string;

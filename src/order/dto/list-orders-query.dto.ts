@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsUUID, Min } from 'class-validator';
 import { ORDER_STATUSES, OrderStatus } from '../domain/order-status';
@@ -21,6 +21,7 @@ export class PageQueryDto {
   @Transform(toWholeNumber)
   @IsInt()
   @Min(1)
+  @ApiPropertyOptional({ type: 'integer', example: 1 })
   page?: number;
 
   /** Default 20; values above 1000 are cut to 1000 (D15). */
@@ -28,6 +29,7 @@ export class PageQueryDto {
   @Transform(toPageSize)
   @IsInt()
   @Min(1)
+  @ApiPropertyOptional({ type: 'integer', example: 20 })
   per_page?: number;
 }
 

@@ -36,8 +36,10 @@ export class NotificationResponseDto {
 
 export class MarkNotificationsReadResponseDto {
   /** How many were unread and are now read. */
+  @ApiProperty({ type: 'integer' })
   marked!: number;
   /** How many unread are left. */
+  @ApiProperty({ type: 'integer' })
   unread!: number;
 }
 

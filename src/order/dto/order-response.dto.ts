@@ -31,6 +31,7 @@ export class OrderLineResponseDto {
   /** The chosen options; [] for an item ordered without options. */
   @ApiProperty({ type: [OrderLineOptionDto] })
   options!: OrderLineOptionDto[];
+  @ApiProperty({ type: 'integer', example: 3 })
   quantity!: number;
   @ApiProperty({ example: '59.97' })
   line_total!: string;

@@ -65,6 +65,7 @@ export class CartItemDto {
   @IsInt()
   @Min(1)
   @Max(1_000_000)
+  @ApiProperty({ type: 'integer', example: 2 })
   quantity!: number;
 
   @IsOptional()

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Request, Response } from 'express';
+import { trackStreams } from '../../metrics/metrics';
 import { OrderStreamEvent, sseFrame } from './order-stream-event';
 
 interface StreamClient {
@@ -26,6 +27,8 @@ export class OrderStreamHub implements OnModuleDestroy {
   private readonly clients = new Map<string, Set<StreamClient>>();
   private readonly guests = new Map<string, Set<StreamClient>>();
   private closing = false;
+  /** The sse_streams_open gauge reads `size` at each scrape while this hub lives. */
+  private readonly untrackStreams = trackStreams(this);
 
   /** Comment lines keep proxies and browsers from timing an idle stream out. */
   heartbeatMs = 15_000;
@@ -88,6 +91,7 @@ export class OrderStreamHub implements OnModuleDestroy {
   /** Ends every stream so the HTTP server can close (it waits for open connections). */
   onModuleDestroy(): void {
     this.closing = true;
+    this.untrackStreams();
     for (const map of [this.clients, this.guests]) {
       for (const owned of map.values()) {
         for (const client of owned) {

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { MetricsController } from './metrics.controller';
+import { MetricsService } from './metrics.service';
+
+/** GET /metrics for Prometheus. The HTTP timing is mounted by createApp (recordHttpMetrics). */
+@Module({ controllers: [MetricsController], providers: [MetricsService] })
+export class MetricsModule {}

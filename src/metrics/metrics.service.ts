@@ -1,0 +1,59 @@
+import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { register } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { InjectConfig } from '../config/config.module';
+import { AppConfig } from '../config/config';
+import { ApiError } from '../http/api-error';
+import { trackOutbox } from './metrics';
+
+function sameSecret(a: string, b: string): boolean {
+  // Hashing first gives equal lengths, so the comparison takes the same time whatever was sent.
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+@Injectable()
+export class MetricsService implements OnModuleInit, OnModuleDestroy {
+  private untrack: (() => void) | undefined;
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  onModuleInit(): void {
+    this.untrack = trackOutbox({ countOutboxRows: () => this.countOutboxRows() });
+  }
+
+  onModuleDestroy(): void {
+    this.untrack?.();
+  }
+
+  /**
+   * The metrics text, if the caller may read it: with METRICS_TOKEN set only
+   * with that Bearer token (401); without it open, except in production where
+   * the endpoint does not exist (404).
+   */
+  async scrape(authorization: string | undefined): Promise<{ contentType: string; body: string }> {
+    const token = this.config.metricsToken;
+    if (token === undefined) {
+      if (this.config.nodeEnv === 'production') throw ApiError.notFound('Not found.');
+    } else {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+      if (!match || !sameSecret(match[1], token)) {
+        throw new ApiError(401, 'UNAUTHENTICATED', 'The metrics token is missing or wrong.');
+      }
+    }
+    return { contentType: register.contentType, body: await register.metrics() };
+  }
+
+  private async countOutboxRows(): Promise<{ pending: number; failed: number }> {
+    if (!this.dataSource.isInitialized) return { pending: 0, failed: 0 };
+    const rows: Array<{ status: string; count: string }> = await this.dataSource.query(
+      `SELECT status, count(*)::text AS count FROM outbox WHERE status IN ('pending', 'failed') GROUP BY status`,
+    );
+    const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0);
+    return { pending: count('pending'), failed: count('failed') };
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * A worked example of each JSON request body, by operation id, shown in the
+ * OpenAPI document (and so in Swagger UI and the generated clients' docs).
+ * Operations whose DTO properties carry their own `example` need no entry.
+ */
+type Examples = Record<string, { summary: string; value: unknown }>;
+
+const one = (summary: string, value: unknown): Examples => ({ default: { summary, value } });
+
+const BUSINESS_UUID = '0b5e6f3a-8f0e-4c59-9b7f-3f1d2a4c5e61';
+const MENU_UUID = '5d2c9e7a-1b4f-4a8e-8c3d-6e9f0a1b2c3d';
+const ITEM_UUID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+const USER_UUID = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+
+export const REQUEST_EXAMPLES: Record<string, Examples> = {
+  registerUser: one('A new owner', {
+    email: 'ada@bistro.example',
+    password: 'correct-horse',
+    password_confirmation: 'correct-horse',
+    name: 'Ada Obi',
+    username: 'ada',
+    meta_data: { phone: '+2348000000000' },
+  }),
+  loginUser: one('Email and password', { email: 'ada@bistro.example', password: 'correct-horse' }),
+  requestPasswordReset: one('The account’s address', { email_address: 'ada@bistro.example' }),
+  resetPassword: one('The emailed code and a new password', {
+    email_address: 'ada@bistro.example',
+    token_to_reset_password: '48392017',
+    new_password: 'new-horse-battery',
+    new_password_confirmation: 'new-horse-battery',
+  }),
+  requestPasswordChange: one('Nothing needed; the address is optional', {
+    email_address: 'ada@bistro.example',
+  }),
+  changePassword: one('The emailed code, the old and the new password', {
+    token_to_change_password: '61520493',
+    old_password: 'correct-horse',
+    new_password: 'new-horse-battery',
+    new_password_confirmation: 'new-horse-battery',
+  }),
+  requestEmailVerification: one('Nothing needed; the address is optional', {}),
+  verifyEmailAddress: one('The emailed code', { token_to_verify_email_address: '20831175' }),
+  identityProviderCallback: one('Whatever the provider sends', { code: 'abc' }),
+  updateUserProfile: one('A new display name', { name: 'Ada O.' }),
+  createEntity: {
+    business: {
+      summary: 'A business (type svc_business)',
+      value: {
+        request_id: '1716200000000',
+        meta_key: 'bistro',
+        title_name: 'Bistro',
+        description: 'Small plates by the sea',
+        status: 'enabled',
+        extra_data: {
+          business_address: '12 Marina Road, Lagos',
+          contact_email: 'hello@bistro.example',
+          country_of_registration: 'NG',
+        },
+      },
+    },
+    menu: {
+      summary: 'A menu of that business (type svc_business_menu)',
+      value: {
+        meta_key: 'dinner',
+        title_name: 'Dinner',
+        parent_entity_type: 'svc_business',
+        parent_entity_uuid: BUSINESS_UUID,
+        extra_data: {
+          menu_base_wallet_ticker: 'NGN',
+          menu_base_wallet_ticker_symbol: '₦',
+          menu_featured_categories: ['Mains', 'Drinks'],
+          menu_checkout_payments_providers: {
+            bank_transfer: { title: 'Bank transfer', description: 'Pay to Bistro Ltd' },
+          },
+        },
+      },
+    },
+    item: {
+      summary: 'An item of that menu (type svc_business_menu_item)',
+      value: {
+        title_name: 'Jollof rice',
+        parent_entity_type: 'svc_business_menu',
+        parent_entity_uuid: MENU_UUID,
+        extra_data: {
+          category: 'Mains',
+          unit_price_amount: '3500.00',
+          minimum_quantity_per_order: 1,
+          maximum_quantity_per_order: 10,
+          sort_position: 1,
+        },
+      },
+    },
+  },
+  updateEntity: one('Disable a record and change its title', {
+    title_name: 'Dinner (from 6 pm)',
+    status: 'disabled',
+  }),
+  placeOrder: one('Two units of one item, paid in cash', {
+    menu_uuid: MENU_UUID,
+    amount: '7000.00',
+    payment_processor: 'cash',
+    customer_email_address: 'guest@example.com',
+    customer_phone_number: '+2348000000001',
+    customer_requested_order_email_copy: true,
+    general_note: 'No onions, please',
+    delivery_data: { delivery_identifier: '', delivery_address: '' },
+    onpremise_data: {
+      customer_onpremise_location_type: 'table',
+      customer_onpremise_location_number: '7',
+      customer_onpremise_location: 'table_7',
+    },
+    cart_items: [{ uuid: ITEM_UUID, quantity: 2, item_note: 'Extra spicy' }],
+  }),
+  updateOrder: one('Accept a pending order', {
+    status: 'accepted',
+    expected_status: 'pending',
+    owner_note: 'Ready in 20 minutes',
+  }),
+  markNotificationsRead: one('Mark two notifications read (send no uuids to mark all)', {
+    uuids: [USER_UUID, ITEM_UUID],
+  }),
+  saveNotificationSetting: one('A phone’s push settings', {
+    device_id: 'pixel-8-ada',
+    platform: 'android',
+    label: 'Ada’s phone',
+    enable_notification: true,
+    providers: { fcm: { token: 'fcm-registration-token' } },
+  }),
+  createUploadUrls: one('One logo', {
+    files: [
+      {
+        file_name: 'logo.png',
+        file_type: 'image/png',
+        file_size: 20480,
+        visibility: 'public',
+        directory: `business/logo/${USER_UUID}`,
+      },
+    ],
+    expires_in: 3600,
+  }),
+};
+REQUEST_EXAMPLES.createUploadUrlsAws = REQUEST_EXAMPLES.createUploadUrls;
