@@ -5,6 +5,7 @@ import { EntityService } from './entity.service';
 import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { StorefrontCache } from './storefront-cache';
+import { StorefrontDocumentRepository } from './storefront-document.repository';
 import { StorefrontController } from './storefront.controller';
 import { StorefrontService } from './storefront.service';
 
@@ -20,6 +21,7 @@ import { StorefrontService } from './storefront.service';
     EntityRepository,
     EntityService,
     StorefrontCache,
+    StorefrontDocumentRepository,
     StorefrontService,
     FeaturedUrlChecks,
   ],

@@ -478,12 +478,17 @@ export class EntityRepository {
   }
 
   /** D17 query 1: a public top-level record by meta_key (index entities_top_meta_key_key). */
-  async findPublicTopByMetaKey(type: EntityType, metaKey: string): Promise<EntityRecord | null> {
+  async findPublicTopByMetaKey(
+    type: EntityType,
+    metaKey: string,
+    manager?: EntityManager,
+  ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
       `SELECT ${COLUMNS} FROM entities e
        WHERE e.entity_type = $1 AND lower(e.meta_key) = lower($2) AND e.meta_key IS NOT NULL
          AND e.parent_entity_uuid IS NULL AND e.trashed_at IS NULL AND e.status = 'enabled'`,
       [type.name, metaKey],
+      manager,
     );
     return record ?? null;
   }
@@ -493,6 +498,7 @@ export class EntityRepository {
     type: EntityType,
     parentUuid: string,
     metaKey: string,
+    manager?: EntityManager,
   ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
       `SELECT ${COLUMNS} FROM entities e
@@ -500,6 +506,7 @@ export class EntityRepository {
          AND e.meta_key IS NOT NULL AND e.trashed_at IS NULL AND e.status = 'enabled'
        ORDER BY e.created_at, e.uuid LIMIT 1`,
       [parentUuid, type.name, metaKey],
+      manager,
     );
     return record ?? null;
   }
@@ -513,6 +520,7 @@ export class EntityRepository {
     type: EntityType,
     parentUuid: string,
     limit: number,
+    manager?: EntityManager,
   ): Promise<EntityRecord[]> {
     const key = `'sort_position'`;
     return this.rows(
@@ -523,6 +531,7 @@ export class EntityRepository {
          e.created_at ASC, e.uuid ASC
        LIMIT $3`,
       [parentUuid, type.name, limit],
+      manager,
     );
   }
 }

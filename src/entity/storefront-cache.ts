@@ -86,7 +86,8 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
     return this.generation;
   }
 
-  set(key: string, value: T, refs: string[], mark: number): void {
+  /** `until` (epoch ms), when given, ends the entry earlier than the TTL would. */
+  set(key: string, value: T, refs: string[], mark: number, until?: number | null): void {
     if (this.ttlMs <= 0 || mark !== this.generation) return;
     this.entries.delete(key);
     if (this.entries.size >= MAX_ENTRIES) {
@@ -94,10 +95,12 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
       if (!oldest.done) this.entries.delete(oldest.value);
     }
     const now = this.clock.nowMs();
+    const expiresAt = Math.min(now + this.ttlMs, until ?? Infinity);
+    if (expiresAt <= now) return;
     this.entries.set(key, {
       value,
-      refreshAt: now + this.ttlMs / 2,
-      expiresAt: now + this.ttlMs,
+      refreshAt: now + (expiresAt - now) / 2,
+      expiresAt,
       refs,
     });
   }

@@ -1,114 +1,221 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { createHash } from 'node:crypto';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
-import { successBody } from '../http/envelope';
 import { StorefrontResponseDto, toEntityResponse } from './dto/entity-response.dto';
 import { MAX_PER_PAGE } from './dto/list-entities-query.dto';
 import { EntityRepository } from './entity.repository';
 import { EntityTypeRegistry } from './entity-types';
 import { StorefrontCache } from './storefront-cache';
+import {
+  AnswerTimeFields,
+  answerOf,
+  makeDocument,
+  StorefrontAnswer,
+  StorefrontAnswerInputs,
+  StorefrontDocument,
+} from './storefront-document';
+import {
+  DocumentForms,
+  StorefrontDocumentRepository,
+  StoredDocument,
+} from './storefront-document.repository';
+
+export type { StorefrontAnswer } from './storefront-document';
 
 export const STOREFRONT_MESSAGE = 'Storefront found';
 
-const gzipAsync = promisify(gzip);
-
-/**
- * A storefront answer ready to send: the enveloped JSON and its ETag. The
- * cache keeps these bytes, so a cached answer costs no serialisation at all
- * (a 1000-item menu is some 700 KB of JSON), and with them their gzip form,
- * made once per build for the clients that accept it (every browser does):
- * about a tenth of the bytes to send.
- */
-export interface StorefrontAnswer {
-  body: Buffer;
-  /** Only for cached answers: compressing each uncached answer would cost more than it saves here. */
-  gzipped?: Buffer;
-  etag: string;
+/** What the client asked for: the gzip form, and the ETag it already holds, if any. */
+export interface StorefrontRequest {
+  gzip: boolean;
+  ifNoneMatch?: string;
 }
 
-/** The weak ETag Express gives a JSON body by default, so conditional GETs behave as elsewhere. */
-function weakEtag(body: Buffer): string {
-  const hash = createHash('sha1').update(body).digest('base64').substring(0, 27);
-  return `W/"${body.length.toString(16)}-${hash}"`;
+/** 304 when the client's ETag is the current one; otherwise the answer. */
+export type StorefrontReply = { notModified: true; etag: string } | StorefrontAnswer;
+
+const BOTH: DocumentForms = { plain: true, gzip: true };
+const NEITHER: DocumentForms = { plain: false, gzip: false };
+
+/** True when an If-None-Match header names this ETag (weak comparison, as Express does). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => bare(tag) === bare(etag));
 }
 
 /**
  * D17: business, menu and sorted items by the two meta_keys of the
- * storefront URL, in at most three indexed queries, behind a short cache that
- * every entity write invalidates.
+ * storefront URL.
  *
- * With the cache on, the readers of one storefront share its reads: a miss
- * that finds a build of the same key under way (and no write since it began)
- * waits for that build instead of starting its own, and an entry past half
- * its TTL is rebuilt in the background while it is still answered, so a busy
- * storefront is never rebuilt by dozens of requests at once when it expires.
+ * Three layers, each never older than the last committed write once that
+ * write has answered:
+ * - the in-process cache (StorefrontCache), which every entity write drops
+ *   in this process and, through NOTIFY, in every other one;
+ * - the finished document per storefront in PostgreSQL, one indexed read
+ *   for any storefront on any process, marked stale inside the transaction
+ *   of every write to one of its records;
+ * - the build from the records, run by the first reader of a stale or
+ *   missing document (readers arriving meanwhile wait for it and read the
+ *   stored document again), which stores the document only if no write came
+ *   after its snapshot. A burst of edits costs one build, at the next read.
+ *
+ * Fields that depend on the time of the request are added to each answer by
+ * answerTimeFields, never stored in the document.
  */
 @Injectable()
 export class StorefrontService {
   private readonly logger = new Logger('Storefront');
-  /** Builds under way by cache key, with the cache generation they started in. */
-  private readonly building = new Map<
-    string,
-    { mark: number; answer: Promise<StorefrontAnswer> }
-  >();
+  /** Builds under way in this process by cache key. */
+  private readonly building = new Map<string, Promise<StoredDocument>>();
+  /** Cache keys being refreshed in the background. */
+  private readonly refreshing = new Set<string>();
 
   constructor(
     private readonly types: EntityTypeRegistry,
     private readonly repository: EntityRepository,
+    private readonly documents: StorefrontDocumentRepository,
     private readonly cache: StorefrontCache<StorefrontAnswer>,
   ) {}
 
-  async getStorefront(businessMetaKey: string, menuMetaKey: string): Promise<StorefrontAnswer> {
-    if (!this.cache.enabled) return this.build(businessMetaKey, menuMetaKey);
+  async getStorefront(
+    businessMetaKey: string,
+    menuMetaKey: string,
+    request: StorefrontRequest,
+  ): Promise<StorefrontReply> {
     const key = JSON.stringify([businessMetaKey, menuMetaKey]);
-    const hit = this.cache.lookup(key);
-    if (hit) {
-      if (hit.refreshDue) this.refresh(key, businessMetaKey, menuMetaKey);
-      return hit.value;
+    if (this.cache.enabled) {
+      const hit = this.cache.lookup(key);
+      if (hit && (request.gzip ? hit.value.gzipped : hit.value.body)) {
+        if (hit.refreshDue) this.refresh(key, businessMetaKey, menuMetaKey);
+        if (matchesEtag(request.ifNoneMatch, hit.value.etag)) {
+          return { notModified: true, etag: hit.value.etag };
+        }
+        return hit.value;
+      }
     }
-    return this.shared(key, businessMetaKey, menuMetaKey);
+    if (request.ifNoneMatch) {
+      // The ETag alone: a client that holds the current answer gets 304 and no bytes are read.
+      const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, NEITHER);
+      if (stored) {
+        const { etag } = answerOf(stored.document, this.answerTimeFields(stored.document));
+        if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
+      }
+    }
+    const forms = this.cache.enabled ? BOTH : { plain: !request.gzip, gzip: request.gzip };
+    return this.answer(key, businessMetaKey, menuMetaKey, forms);
   }
 
-  private shared(key: string, businessMetaKey: string, menuMetaKey: string) {
+  /** Reads (or builds) the document, adds the answer-time fields, and keeps the answer in the cache. */
+  private async answer(
+    key: string,
+    businessMetaKey: string,
+    menuMetaKey: string,
+    forms: DocumentForms,
+  ): Promise<StorefrontAnswer> {
     const mark = this.cache.mark();
-    const running = this.building.get(key);
-    // A build that began before a write may have read the old records: never join it (D17).
-    if (running && running.mark === mark) return running.answer;
-    const answer = this.build(businessMetaKey, menuMetaKey, { key, mark });
-    this.building.set(key, { mark, answer });
-    const forget = () => {
-      if (this.building.get(key)?.answer === answer) this.building.delete(key);
-    };
-    answer.then(forget, forget);
+    const stored = await this.load(key, businessMetaKey, menuMetaKey, forms);
+    const answer = answerOf(stored.document, this.answerTimeFields(stored.document));
+    this.cache.set(key, answer, [stored.businessUuid, stored.menuUuid], mark, answer.validUntilMs);
     return answer;
   }
 
-  private refresh(key: string, businessMetaKey: string, menuMetaKey: string): void {
-    this.shared(key, businessMetaKey, menuMetaKey).catch((error: unknown) => {
-      // A storefront that became 404 was dropped from the cache by the write that did it.
-      if (!(error instanceof ApiError)) {
-        this.logger.warn(`Refreshing storefront ${key} failed: ${String(error)}`);
-      }
-    });
+  /**
+   * The one place where fields computed at answer time are added to the
+   * storefront's `data`, from the inputs stored with the document and the
+   * service clock; `validUntilMs` is when they next change (an answer is
+   * never kept past it). None are computed yet: the inputs (the business's
+   * opening hours and accepting_orders) are kept for them.
+   */
+  private answerTimeFields(_document: StorefrontDocument): AnswerTimeFields {
+    return { fields: {}, validUntilMs: null };
   }
 
-  private async build(
+  private refresh(key: string, businessMetaKey: string, menuMetaKey: string): void {
+    if (this.refreshing.has(key)) return;
+    this.refreshing.add(key);
+    this.answer(key, businessMetaKey, menuMetaKey, BOTH)
+      .catch((error: unknown) => {
+        // A storefront that became 404 was dropped from the cache by the write that did it.
+        if (!(error instanceof ApiError)) {
+          this.logger.warn(`Refreshing storefront ${key} failed: ${String(error)}`);
+        }
+      })
+      .finally(() => this.refreshing.delete(key));
+  }
+
+  /** The fresh stored document, else a build (404 when the meta_keys name no public storefront). */
+  private async load(
+    key: string,
     businessMetaKey: string,
     menuMetaKey: string,
-    store?: { key: string; mark: number },
-  ): Promise<StorefrontAnswer> {
-    const menuType = this.types.of('business_menu');
+    forms: DocumentForms,
+  ): Promise<StoredDocument> {
+    const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, forms);
+    if (stored) return stored;
+    const running = this.building.get(key);
+    if (running) {
+      // Its snapshot may predate a write this reader must see: wait, then read what it stored.
+      await running.catch(() => undefined);
+      const after = await this.documents.readFresh(businessMetaKey, menuMetaKey, forms);
+      if (after) return after;
+    }
+    return this.sharedBuild(key, businessMetaKey, menuMetaKey);
+  }
+
+  private sharedBuild(
+    key: string,
+    businessMetaKey: string,
+    menuMetaKey: string,
+  ): Promise<StoredDocument> {
+    const build = this.build(businessMetaKey, menuMetaKey);
+    this.building.set(key, build);
+    const forget = () => {
+      if (this.building.get(key) === build) this.building.delete(key);
+    };
+    build.then(forget, forget);
+    return build;
+  }
+
+  /**
+   * Builds the document from the records, in at most three indexed queries
+   * in one snapshot, and stores it unless a write came after that snapshot.
+   */
+  async build(businessMetaKey: string, menuMetaKey: string): Promise<StoredDocument> {
+    const { version, result } = await this.documents.inSnapshot(
+      businessMetaKey,
+      menuMetaKey,
+      (manager) => this.readRecords(businessMetaKey, menuMetaKey, manager),
+    );
+    const { business, menu, items } = result;
+    const data: StorefrontResponseDto = {
+      business: toEntityResponse(business),
+      menu: toEntityResponse(menu),
+      items: items.slice(0, MAX_PER_PAGE).map(toEntityResponse),
+      items_truncated: items.length > MAX_PER_PAGE,
+    };
+    const inputs: StorefrontAnswerInputs = {};
+    const extra = business.extraData;
+    if ('opening_hours' in extra) inputs.opening_hours = extra.opening_hours;
+    if ('accepting_orders' in extra) inputs.accepting_orders = extra.accepting_orders;
+    const document = await makeDocument(data, STOREFRONT_MESSAGE, inputs);
+    const stored = { document, businessUuid: business.uuid, menuUuid: menu.uuid };
+    await this.documents.store(businessMetaKey, menuMetaKey, version, stored);
+    return stored;
+  }
+
+  private async readRecords(businessMetaKey: string, menuMetaKey: string, manager: EntityManager) {
     const business = await this.repository.findPublicTopByMetaKey(
       this.types.of('business'),
       businessMetaKey,
+      manager,
     );
     if (!business) throw ApiError.notFound('No public business has this meta_key.');
     const menu = await this.repository.findPublicChildByMetaKey(
-      menuType,
+      this.types.of('business_menu'),
       business.uuid,
       menuMetaKey,
+      manager,
     );
     if (!menu) throw ApiError.notFound('This business has no public menu with this meta_key.');
     // One more than a list page holds tells whether the menu was cut.
@@ -116,21 +223,8 @@ export class StorefrontService {
       this.types.of('business_menu_item'),
       menu.uuid,
       MAX_PER_PAGE + 1,
+      manager,
     );
-
-    const data: StorefrontResponseDto = {
-      business: toEntityResponse(business),
-      menu: toEntityResponse(menu),
-      items: items.slice(0, MAX_PER_PAGE).map(toEntityResponse),
-      items_truncated: items.length > MAX_PER_PAGE,
-    };
-    const body = Buffer.from(JSON.stringify(successBody(data, STOREFRONT_MESSAGE)));
-    const answer: StorefrontAnswer = { body, etag: weakEtag(body) };
-    if (store) {
-      // On the thread pool, so the event loop keeps serving while it runs.
-      answer.gzipped = await gzipAsync(body);
-      this.cache.set(store.key, answer, [business.uuid, menu.uuid], store.mark);
-    }
-    return answer;
+    return { business, menu, items };
   }
 }
