@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ApiError } from '../http/api-error';
+import { EntityResponseDto } from './dto/entity-response.dto';
 import { EntityRecord } from './entity-record.entity';
 import { ancestorsOf, EntityType } from './entity-types';
 
@@ -67,6 +68,22 @@ const COLUMNS = `e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta
   e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by,
   e.parent_entity_type, e.parent_entity_uuid, e.extra_data, e.trashed_at,
   e.created_at, e.updated_at`;
+
+/** A timestamp as ISO 8601 text in UTC with milliseconds, as Date.toISOString writes it. */
+function isoText(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/**
+ * The record of an answer, made by the database: the columns in the
+ * answer's order and names, timestamps as ISO text, so that each row is
+ * the record to send (nothing parsed into a Date and written back as text).
+ */
+const ANSWER_COLUMNS = `e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta_value,
+  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by,
+  e.parent_entity_type, e.parent_entity_uuid, e.extra_data,
+  ${isoText('e.trashed_at')} AS trashed_at, ${isoText('e.created_at')} AS created_at,
+  ${isoText('e.updated_at')} AS updated_at`;
 
 /** Text that casts to numeric; bounded so that the cast can never overflow. */
 const NUMERIC_TEXT = '^-?[0-9]{1,100}([.][0-9]{1,100})?$';
@@ -235,7 +252,8 @@ export class EntityRepository {
     return (rows as EntityRow[]).map(toRecord);
   }
 
-  async list(filter: EntityListFilter): Promise<{ records: EntityRecord[]; total: number }> {
+  /** A page of records, already in the answer's shape, and the total of the filter. */
+  async list(filter: EntityListFilter): Promise<{ records: EntityResponseDto[]; total: number }> {
     const params = new Params();
     const scope = publicScope(filter.type, params);
     const where = [`e.entity_type = ${params.add(filter.type.name)}`, 'e.trashed_at IS NULL'];
@@ -261,20 +279,28 @@ export class EntityRepository {
       where.push(`(e.title_name ILIKE ${pattern} OR e.meta_key ILIKE ${pattern})`);
     }
     const from = `FROM entities e\n${scope.joins}\nWHERE ${where.join(' AND ')}`;
-    const counted: Array<{ total: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS total ${from}`,
-      params.values,
-    );
-    const total = counted[0].total;
-    if (total === 0 || (filter.page - 1) * filter.perPage >= total) return { records: [], total };
+    const fromValues = [...params.values];
     const order = orderBy(filter.sort, params);
     const limit = params.add(filter.perPage);
     const offset = params.add((filter.page - 1) * filter.perPage);
-    const records = await this.rows(
-      `SELECT ${COLUMNS} ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+    // The page and the total in one statement; the rows are the answer's records as they are.
+    const rows: Array<EntityResponseDto & { total?: number }> = await this.dataSource.query(
+      `SELECT ${ANSWER_COLUMNS}, count(*) OVER ()::int AS total ${from}
+       ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
       params.values,
     );
-    return { records, total };
+    if (rows.length === 0) {
+      // A page past the end has no row to carry the total (rare: ask for it alone).
+      if (filter.page === 1) return { records: [], total: 0 };
+      const counted: Array<{ total: number }> = await this.dataSource.query(
+        `SELECT count(*)::int AS total ${from}`,
+        fromValues,
+      );
+      return { records: [], total: counted[0].total };
+    }
+    const total = rows[0].total!;
+    for (const row of rows) delete row.total;
+    return { records: rows, total };
   }
 
   /** One record as the viewer may see it: their own (even trashed), or a public one. */

@@ -103,11 +103,7 @@ export class EntityService {
       page,
       perPage,
     });
-    return new ApiResult(
-      records.map(toEntityResponse),
-      `${type.label} records`,
-      pageMeta(page, perPage, total),
-    );
+    return new ApiResult(records, `${type.label} records`, pageMeta(page, perPage, total));
   }
 
   /** The caller's own record (even in the trash), or a public one; 404 otherwise (D16). */
