@@ -17,7 +17,7 @@ export interface StoredDocument {
 /** The stored storefront of a URL's two meta_keys, or null when there is none. */
 const READ_SQL = `
   SELECT version = built_version AND body IS NOT NULL AS fresh,
-         CASE WHEN $3 THEN convert_from(substring(body FROM 1 FOR data_end), 'UTF8') END AS prefix,
+         CASE WHEN $3 THEN convert_from(body, 'UTF8') END AS body,
          convert_from(substring(body FROM data_end + 1), 'UTF8') AS suffix,
          CASE WHEN $4 THEN gzip_prefix END AS gzip_prefix,
          data_end, prefix_crc::text AS prefix_crc, etag, answer_inputs,
@@ -50,9 +50,11 @@ export class StorefrontDocumentRepository {
     ]);
     const row = rows[0];
     if (!row || row.fresh !== true) return null;
+    const body = row.body === null ? undefined : Buffer.from(row.body as string);
     return {
       document: {
-        prefix: row.prefix === null ? undefined : Buffer.from(row.prefix as string),
+        body,
+        prefix: body?.subarray(0, row.data_end as number),
         suffix: Buffer.from(row.suffix as string),
         gzipPrefix: (row.gzip_prefix as Buffer | null) ?? undefined,
         prefixCrc: Number(row.prefix_crc),
@@ -114,7 +116,7 @@ export class StorefrontDocumentRepository {
         menuMetaKey,
         stored.businessUuid,
         stored.menuUuid,
-        Buffer.concat([document.prefix, document.suffix]),
+        document.body ?? Buffer.concat([document.prefix, document.suffix]),
         document.prefixLength,
         document.gzipPrefix,
         document.prefixCrc,

@@ -28,6 +28,8 @@ export interface StorefrontAnswerInputs {
  * `prefix` and `gzipPrefix`: the one the client will be sent.
  */
 export interface StorefrontDocument {
+  /** The whole stored envelope, prefix and suffix, when it was read whole. */
+  body?: Buffer;
   prefix?: Buffer;
   suffix: Buffer;
   gzipPrefix?: Buffer;
@@ -83,6 +85,7 @@ export async function makeDocument(
   const prefix = body.subarray(0, dataEnd);
   const gzipPrefix = await deflateRawAsync(prefix, { finishFlush: constants.Z_FULL_FLUSH });
   return {
+    body,
     prefix,
     suffix: body.subarray(dataEnd),
     gzipPrefix,
@@ -113,7 +116,8 @@ export function answerOf(document: StorefrontDocument, time: AnswerTimeFields): 
     etag: fieldsJson ? weakEtag(`${document.etag}${fieldsJson}`) : document.etag,
     validUntilMs: time.validUntilMs,
   };
-  if (document.prefix) answer.body = Buffer.concat([document.prefix, tail]);
+  if (!fieldsJson && document.body) answer.body = document.body;
+  else if (document.prefix) answer.body = Buffer.concat([document.prefix, tail]);
   if (document.gzipPrefix) {
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(crc32(tail, document.prefixCrc) >>> 0, 0);

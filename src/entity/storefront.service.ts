@@ -116,7 +116,9 @@ export class StorefrontService {
     const mark = this.cache.mark();
     const stored = await this.load(key, businessMetaKey, menuMetaKey, forms);
     const answer = answerOf(stored.document, this.answerTimeFields(stored.document));
-    this.cache.set(key, answer, [stored.businessUuid, stored.menuUuid], mark, answer.validUntilMs);
+    const bytes = (answer.body?.length ?? 0) + (answer.gzipped?.length ?? 0);
+    const refs = [stored.businessUuid, stored.menuUuid];
+    this.cache.set(key, answer, refs, mark, answer.validUntilMs, bytes);
     return answer;
   }
 
