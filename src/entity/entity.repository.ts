@@ -457,50 +457,45 @@ export class EntityRepository {
   }
 
   /**
-   * A public menu joined with its public business (orders, storefront); one
-   * query by primary key. Uses `manager` when given (the caller's transaction).
+   * A public menu of a public business, and those of `itemUuids` that are
+   * enabled, live items of it, in one statement (orders place against it on
+   * their hottest path). Uses `manager` when given (the caller's transaction).
+   * Null when the menu or its business is not public.
    */
-  async findPublicMenuWithBusiness(
+  async findOrderable(
     menuType: EntityType,
-    menuUuid: string,
-    manager?: EntityManager,
-  ): Promise<{ menu: EntityRecord; business: EntityRecord } | null> {
-    const business = menuType.parent;
-    if (!business) throw new Error(`${menuType.name} has no parent type`);
-    const businessColumns = COLUMNS.replace(/e\.(\w+)/g, 'b.$1 AS b_$1');
-    const result: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
-      `SELECT ${COLUMNS}, ${businessColumns}
-       FROM entities e
-       JOIN entities b ON b.uuid = e.parent_entity_uuid AND b.entity_type = $3
-         AND b.status = 'enabled' AND b.trashed_at IS NULL
-       WHERE e.uuid = $1 AND e.entity_type = $2 AND e.status = 'enabled' AND e.trashed_at IS NULL
-         AND b.parent_entity_uuid IS NULL`,
-      [menuUuid, menuType.name, business.name],
-    );
-    if (result.length === 0) return null;
-    const [row] = result;
-    const businessRow = Object.fromEntries(
-      Object.entries(row)
-        .filter(([key]) => key.startsWith('b_'))
-        .map(([key, value]) => [key.slice(2), value]),
-    ) as unknown as EntityRow;
-    return { menu: toRecord(row as unknown as EntityRow), business: toRecord(businessRow) };
-  }
-
-  /** The asked uuids that are enabled, live items of this menu (the caller knows the menu is public). */
-  async findPublicItemsOfMenu(
     itemType: EntityType,
     menuUuid: string,
     itemUuids: string[],
     manager?: EntityManager,
-  ): Promise<EntityRecord[]> {
-    return this.rows(
-      `SELECT ${COLUMNS} FROM entities e
-       WHERE e.uuid = ANY($1::uuid[]) AND e.parent_entity_uuid = $2 AND e.entity_type = $3
-         AND e.status = 'enabled' AND e.trashed_at IS NULL`,
-      [itemUuids, menuUuid, itemType.name],
-      manager,
+  ): Promise<{ menu: EntityRecord; business: EntityRecord; items: EntityRecord[] } | null> {
+    const business = menuType.parent;
+    if (!business) throw new Error(`${menuType.name} has no parent type`);
+    const rows: Array<EntityRow & { role: 'menu' | 'business' | 'item' }> = await (
+      manager ?? this.dataSource.manager
+    ).query(
+      `WITH m AS (
+         SELECT e.uuid, e.parent_entity_uuid FROM entities e
+          JOIN entities b ON b.uuid = e.parent_entity_uuid AND b.entity_type = $3
+            AND b.status = 'enabled' AND b.trashed_at IS NULL AND b.parent_entity_uuid IS NULL
+          WHERE e.uuid = $1 AND e.entity_type = $2 AND e.status = 'enabled' AND e.trashed_at IS NULL)
+       SELECT 'menu' AS role, ${COLUMNS} FROM entities e JOIN m ON e.uuid = m.uuid
+       UNION ALL
+       SELECT 'business', ${COLUMNS} FROM entities e JOIN m ON e.uuid = m.parent_entity_uuid
+       UNION ALL
+       SELECT 'item', ${COLUMNS} FROM entities e JOIN m ON e.parent_entity_uuid = m.uuid
+        WHERE e.uuid = ANY($4::uuid[]) AND e.entity_type = $5
+          AND e.status = 'enabled' AND e.trashed_at IS NULL`,
+      [menuUuid, menuType.name, business.name, itemUuids, itemType.name],
     );
+    const menu = rows.find((row) => row.role === 'menu');
+    const owner = rows.find((row) => row.role === 'business');
+    if (!menu || !owner) return null;
+    return {
+      menu: toRecord(menu),
+      business: toRecord(owner),
+      items: rows.filter((row) => row.role === 'item').map(toRecord),
+    };
   }
 
   /** D17 query 1: a public top-level record by meta_key (index entities_top_meta_key_key). */
