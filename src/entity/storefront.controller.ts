@@ -38,7 +38,7 @@ export class StorefrontController {
   constructor(private readonly storefront: StorefrontService) {}
 
   /**
-   * D17: the public business, its public menu and the menu's public items
+   * The public business, its public menu and the menu's public items
    * (by extra_data.sort_position, then created_at) for the storefront URL
    * `{front_url}/app/<business_meta_key>/menu/<menu_meta_key>`, in one call.
    * meta_keys match ignoring case. A write to any of these records shows

@@ -45,8 +45,8 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 /**
- * D17: business, menu and sorted items by the two meta_keys of the
- * storefront URL.
+ * The storefront: business, menu and sorted items by the two meta_keys of
+ * the storefront URL.
  *
  * Three layers, each never older than the last committed write once that
  * write has answered:

@@ -378,11 +378,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * D17: the public business, its public menu and the menu's public items
+         * The public business, its public menu and the menu's public items
          *     (by extra_data.sort_position, then created_at) for the storefront URL
          *     `{front_url}/app/<business_meta_key>/menu/<menu_meta_key>`, in one call.
-         *     meta_keys match ignoring case. May be a few seconds old, except that a
-         *     write to any of these records shows at once.
+         *     meta_keys match ignoring case. A write to any of these records shows
+         *     at once. Sends an ETag; a request whose If-None-Match names it is
+         *     answered 304 with no body.
          */
         get: operations["getStorefront"];
         put?: never;
@@ -2446,6 +2447,13 @@ export interface operations {
                         data: components["schemas"]["StorefrontResponseDto"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
             401: {
