@@ -48,10 +48,10 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
  * The storefront: business, menu and sorted items by the two meta_keys of
  * the storefront URL.
  *
- * Three layers, each never older than the last committed write once that
- * write has answered:
+ * Three layers:
  * - the in-process cache (StorefrontCache), which every entity write drops
- *   in this process and, through NOTIFY, in every other one;
+ *   at once in this process and, through NOTIFY, within milliseconds in
+ *   every other one;
  * - the finished document per storefront in PostgreSQL, one indexed read
  *   for any storefront on any process, marked stale inside the transaction
  *   of every write to one of its records;
@@ -59,6 +59,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
  *   missing document (readers arriving meanwhile wait for it and read the
  *   stored document again), which stores the document only if no write came
  *   after its snapshot. A burst of edits costs one build, at the next read.
+ * The last two are never older than a committed write once it has answered.
  *
  * Fields that depend on the time of the request are added to each answer by
  * answerTimeFields, never stored in the document.
