@@ -96,6 +96,25 @@ export async function makeDocument(
   };
 }
 
+/**
+ * Compressed tails by their text: an answer's tail is its answer-time fields
+ * and the envelope's last bytes, so the same few tails recur, and a zlib
+ * stream costs far more to set up than these bytes to compress.
+ */
+const compressedTails = new Map<string, Buffer>();
+const MAX_COMPRESSED_TAILS = 1000;
+
+function compressedTail(tail: Buffer): Buffer {
+  const text = tail.toString('latin1');
+  let compressed = compressedTails.get(text);
+  if (!compressed) {
+    compressed = deflateRawSync(tail);
+    if (compressedTails.size >= MAX_COMPRESSED_TAILS) compressedTails.clear();
+    compressedTails.set(text, compressed);
+  }
+  return compressed;
+}
+
 /** gzip member header: deflate, no name, no time, unknown OS. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 
@@ -125,7 +144,7 @@ export function answerOf(document: StorefrontDocument, time: AnswerTimeFields): 
     answer.gzipped = Buffer.concat([
       GZIP_HEADER,
       document.gzipPrefix,
-      deflateRawSync(tail),
+      compressedTail(tail),
       trailer,
     ]);
   }
