@@ -98,9 +98,9 @@ WHERE e.entity_type = $3 AND e.trashed_at IS NULL AND (e.status = 'enabled' AND 
        ).join(', ')}
        RETURNING uuid, order_uuid, position, item_uuid, title_name, category,
   unit_price_amount, quantity, line_total, item_note`,
-  insertEvent: `INSERT INTO order_events (order_uuid, field, from_value, to_value, actor_uuid)
-       VALUES ($1, $2, $3, $4, $5)
-       RETURNING id, order_uuid, field, from_value, to_value, actor_uuid, created_at`,
+  insertEvent: `INSERT INTO order_events (order_uuid, field, from_value, to_value, actor_uuid, actor)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING id, order_uuid, field, from_value, to_value, actor_uuid, actor, created_at`,
   notification:
     'INSERT INTO notifications (user_uuid, kind, title, body, data) VALUES ($1, $2, $3, $4, $5::jsonb)',
   owner: 'SELECT email, name FROM users WHERE uuid = $1',
@@ -334,7 +334,7 @@ async function placeOrder(req: IncomingMessage, res: ServerResponse) {
       )
     ).rows;
     const storedEvents = (
-      await client.query(SQL.insertEvent, [orderUuid, 'status', null, 'pending', null])
+      await client.query(SQL.insertEvent, [orderUuid, 'status', null, 'pending', null, 'guest'])
     ).rows;
     const answer = {
       ...order,
@@ -351,6 +351,7 @@ async function placeOrder(req: IncomingMessage, res: ServerResponse) {
         from: event.from_value,
         to: event.to_value,
         by: event.actor_uuid,
+        actor: event.actor,
         at: event.created_at,
       })),
     };
