@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
 import { StorefrontResponseDto, toEntityResponse } from './dto/entity-response.dto';
@@ -33,8 +35,14 @@ export interface StorefrontRequest {
 /** 304 when the client's ETag is the current one; otherwise the answer. */
 export type StorefrontReply = { notModified: true; etag: string } | StorefrontAnswer;
 
-const BOTH: DocumentForms = { plain: true, gzip: true };
+/**
+ * Stored documents are read in their gzip form only (a tenth of the bytes,
+ * and no large string to decode); the plain form, when a client wants it, is
+ * inflated on the thread pool.
+ */
+const GZIP_ONLY: DocumentForms = { plain: false, gzip: true };
 const NEITHER: DocumentForms = { plain: false, gzip: false };
+const gunzipAsync = promisify(gunzip);
 
 /** True when an If-None-Match header names this ETag (weak comparison, as Express does). */
 function matchesEtag(header: string | undefined, etag: string): boolean {
@@ -87,11 +95,12 @@ export class StorefrontService {
     const key = JSON.stringify([businessMetaKey, menuMetaKey]);
     if (this.cache.enabled) {
       const hit = this.cache.lookup(key);
-      if (hit && (request.gzip ? hit.value.gzipped : hit.value.body)) {
+      if (hit) {
         if (hit.refreshDue) this.refresh(key, businessMetaKey, menuMetaKey);
         if (matchesEtag(request.ifNoneMatch, hit.value.etag)) {
           return { notModified: true, etag: hit.value.etag };
         }
+        if (!request.gzip) await this.withPlainBody(hit.value);
         return hit.value;
       }
     }
@@ -103,8 +112,14 @@ export class StorefrontService {
         if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
       }
     }
-    const forms = this.cache.enabled ? BOTH : { plain: !request.gzip, gzip: request.gzip };
-    return this.answer(key, businessMetaKey, menuMetaKey, forms);
+    const answer = await this.answer(key, businessMetaKey, menuMetaKey);
+    if (!request.gzip) await this.withPlainBody(answer);
+    return answer;
+  }
+
+  /** Adds the plain bytes to an answer that has only its gzip form (once: a cached answer keeps them). */
+  private async withPlainBody(answer: StorefrontAnswer): Promise<void> {
+    if (!answer.body && answer.gzipped) answer.body = await gunzipAsync(answer.gzipped);
   }
 
   /** Reads (or builds) the document, adds the answer-time fields, and keeps the answer in the cache. */
@@ -112,12 +127,13 @@ export class StorefrontService {
     key: string,
     businessMetaKey: string,
     menuMetaKey: string,
-    forms: DocumentForms,
   ): Promise<StorefrontAnswer> {
     const mark = this.cache.mark();
-    const stored = await this.load(key, businessMetaKey, menuMetaKey, forms);
+    const stored = await this.load(key, businessMetaKey, menuMetaKey, GZIP_ONLY);
     const answer = answerOf(stored.document, this.answerTimeFields(stored.document));
-    const bytes = (answer.body?.length ?? 0) + (answer.gzipped?.length ?? 0);
+    // Both forms, counted whether or not the plain one has been inflated yet.
+    const { prefixLength, suffix } = stored.document;
+    const bytes = (answer.gzipped?.length ?? 0) + prefixLength + suffix.length;
     const refs = [stored.businessUuid, stored.menuUuid];
     this.cache.set(key, answer, refs, mark, answer.validUntilMs, bytes);
     return answer;
@@ -137,7 +153,7 @@ export class StorefrontService {
   private refresh(key: string, businessMetaKey: string, menuMetaKey: string): void {
     if (this.refreshing.has(key)) return;
     this.refreshing.add(key);
-    this.answer(key, businessMetaKey, menuMetaKey, BOTH)
+    this.answer(key, businessMetaKey, menuMetaKey)
       .catch((error: unknown) => {
         // A storefront that became 404 was dropped from the cache by the write that did it.
         if (!(error instanceof ApiError)) {
