@@ -284,8 +284,10 @@ export class EntityRepository {
     const limit = params.add(filter.perPage);
     const offset = params.add((filter.page - 1) * filter.perPage);
     // The page and the total in one statement; the rows are the answer's records as they are.
+    // The total is a subquery run once (not count(*) OVER (), which would read every matching
+    // row whole before the LIMIT, where the page alone can walk an index and stop).
     const rows: Array<EntityResponseDto & { total?: number }> = await this.dataSource.query(
-      `SELECT ${ANSWER_COLUMNS}, count(*) OVER ()::int AS total ${from}
+      `SELECT ${ANSWER_COLUMNS}, (SELECT count(*)::int ${from}) AS total ${from}
        ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
       params.values,
     );
