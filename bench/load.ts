@@ -66,6 +66,13 @@ function runOnce(
     headers: spec.headers,
     body: spec.body,
   };
+  const paths = spec.paths ?? [];
+  if (paths.length > 0) {
+    requestOptions.setupRequest = (req) => ({
+      ...req,
+      path: paths[Math.floor(Math.random() * paths.length)],
+    });
+  }
   if (spec.idempotencyKeys) {
     requestOptions.setupRequest = (req, context) => {
       const n = tracker.next++;

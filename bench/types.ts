@@ -9,6 +9,8 @@ export interface LoadSpec {
   body?: string;
   /** Bodies used in turn, one per request (with idempotencyKeys). */
   bodies?: string[];
+  /** Paths to spread the requests over, each request one of them uniformly at random. */
+  paths?: string[];
   /** A fresh Idempotency-Key per request, `${keyPrefix}-<n>`. */
   idempotencyKeys: boolean;
   keyPrefix: string;

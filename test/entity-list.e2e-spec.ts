@@ -392,4 +392,56 @@ describe('entities: list, filters, sorting, paging, visibility (API.md §4, D15,
       expect(await itemsOf(apiHeaders(t))).toEqual([enabledItem.uuid]);
     });
   });
+
+  describe('answer bytes', () => {
+    it('answers each record byte for byte as the single read does, with ISO timestamps and the total in meta', async () => {
+      const menu = await newMenu(t, a, await newBusiness(t, a));
+      await insertItems(a, menu, 3, (n) => n);
+      // Microseconds in the database; milliseconds in the answer, cut (not rounded) as before.
+      await t.dataSource.query(
+        `UPDATE entities SET created_at = '2026-01-01T00:00:00.123987Z', updated_at = '2026-03-04T05:06:07Z',
+           trashed_at = NULL WHERE parent_entity_uuid = $1 AND meta_key = 'bulk-1'`,
+        [menu.uuid],
+      );
+      const query = {
+        parent_entity_uuid: menu.uuid,
+        sort_by: 'extra_data.sort_position',
+        per_page: 2,
+      };
+      const res = await t.http.get(entityPath(t, 'business_menu_item')).query(query).set(a.headers);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers.etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
+      const page = expectOk<EntityResponse[]>(res);
+      expect(page).toHaveLength(2);
+      expect(page[0].created_at).toBe('2026-01-01T00:00:00.123Z');
+      expect(page[0].updated_at).toBe('2026-03-04T05:06:07.000Z');
+      expect(page[0].trashed_at).toBeNull();
+
+      const singles = [];
+      for (const record of page) {
+        const one = await t.http
+          .get(entityPath(t, 'business_menu_item', record.uuid))
+          .set(a.headers);
+        singles.push(expectOk<EntityResponse>(one));
+      }
+      expect(res.text).toBe(
+        JSON.stringify({
+          status: true,
+          message: res.body.message,
+          data: singles,
+          meta: { page: 1, per_page: 2, total: 3, last_page: 2 },
+        }),
+      );
+
+      const last = await list('business_menu_item', { ...query, page: 2 }, a.headers);
+      expect(last.data).toHaveLength(1);
+      expect(last.meta).toEqual({ page: 2, per_page: 2, total: 3, last_page: 2 });
+      const past = await list('business_menu_item', { ...query, page: 5 }, a.headers);
+      expect(past.data).toEqual([]);
+      expect(past.meta).toEqual({ page: 5, per_page: 2, total: 3, last_page: 2 });
+      const none = await list('business_menu_item', { parent_entity_uuid: a.uuid }, a.headers);
+      expect(none.meta).toEqual({ page: 1, per_page: 20, total: 0, last_page: 1 });
+    });
+  });
 });

@@ -59,4 +59,44 @@ describe('storefront cache across processes (D17)', () => {
       await db.drop();
     }
   });
+
+  serverOnly(
+    'a write through one process shows in the very next storefront read of every process',
+    async () => {
+      const db = await createTestDatabase();
+      // No in-process cache: each read is answered from the stored document (or rebuilds it).
+      const env = { STOREFRONT_CACHE_TTL_MS: '0' };
+      const apps: TestApp[] = [];
+      try {
+        apps.push(await startTestApp(env, { database: db }));
+        apps.push(await startTestApp(env, { database: db }));
+        const [writer] = apps;
+        const owner = await createUser(writer);
+        const business = await newBusiness(writer, owner);
+        const menu = await newMenu(writer, owner, business);
+        const item = await newItem(writer, owner, menu, { title_name: 'Ofada rice' });
+        const readTitles = async (app: TestApp) =>
+          expectOk<{ items: Array<{ title_name: string }> }>(
+            await app.http
+              .get(`${app.core}/storefront/${business.meta_key}/menu/${menu.meta_key}`)
+              .set(apiHeaders(app)),
+          ).items.map((entry) => entry.title_name);
+
+        for (const app of apps) expect(await readTitles(app)).toEqual(['Ofada rice']);
+        for (let round = 1; round <= 3; round++) {
+          const writeThrough = apps[round % 2];
+          expectOk(
+            await writeThrough.http
+              .put(entityPath(writeThrough, 'business_menu_item', item.uuid))
+              .set(owner.headers)
+              .send({ title_name: `Ofada rice ${round}` }),
+          );
+          for (const app of apps) expect(await readTitles(app)).toEqual([`Ofada rice ${round}`]);
+        }
+      } finally {
+        for (const app of apps) await app.close();
+        await db.drop();
+      }
+    },
+  );
 });

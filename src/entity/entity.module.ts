@@ -5,6 +5,7 @@ import { EntityService } from './entity.service';
 import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { StorefrontCache } from './storefront-cache';
+import { StorefrontDocumentRepository } from './storefront-document.repository';
 import { StorefrontController } from './storefront.controller';
 import { StorefrontQrController } from './storefront-qr.controller';
 import { StorefrontQrService } from './storefront-qr.service';
@@ -23,6 +24,7 @@ import { StorefrontService } from './storefront.service';
     EntityRepository,
     EntityService,
     StorefrontCache,
+    StorefrontDocumentRepository,
     StorefrontService,
     StorefrontQrService,
     FeaturedUrlChecks,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { ApiError } from '../http/api-error';
+import { EntityResponseDto } from './dto/entity-response.dto';
 import { EntityRecord } from './entity-record.entity';
 import { ancestorsOf, EntityType } from './entity-types';
 
@@ -67,6 +68,22 @@ const COLUMNS = `e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta
   e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by,
   e.parent_entity_type, e.parent_entity_uuid, e.extra_data, e.trashed_at,
   e.created_at, e.updated_at`;
+
+/** A timestamp as ISO 8601 text in UTC with milliseconds, as Date.toISOString writes it. */
+function isoText(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/**
+ * The record of an answer, made by the database: the columns in the
+ * answer's order and names, timestamps as ISO text, so that each row is
+ * the record to send (nothing parsed into a Date and written back as text).
+ */
+const ANSWER_COLUMNS = `e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta_value,
+  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by,
+  e.parent_entity_type, e.parent_entity_uuid, e.extra_data,
+  ${isoText('e.trashed_at')} AS trashed_at, ${isoText('e.created_at')} AS created_at,
+  ${isoText('e.updated_at')} AS updated_at`;
 
 /** Text that casts to numeric; bounded so that the cast can never overflow. */
 const NUMERIC_TEXT = '^-?[0-9]{1,100}([.][0-9]{1,100})?$';
@@ -235,7 +252,8 @@ export class EntityRepository {
     return (rows as EntityRow[]).map(toRecord);
   }
 
-  async list(filter: EntityListFilter): Promise<{ records: EntityRecord[]; total: number }> {
+  /** A page of records, already in the answer's shape, and the total of the filter. */
+  async list(filter: EntityListFilter): Promise<{ records: EntityResponseDto[]; total: number }> {
     const params = new Params();
     const scope = publicScope(filter.type, params);
     const where = [`e.entity_type = ${params.add(filter.type.name)}`, 'e.trashed_at IS NULL'];
@@ -261,20 +279,30 @@ export class EntityRepository {
       where.push(`(e.title_name ILIKE ${pattern} OR e.meta_key ILIKE ${pattern})`);
     }
     const from = `FROM entities e\n${scope.joins}\nWHERE ${where.join(' AND ')}`;
-    const counted: Array<{ total: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS total ${from}`,
-      params.values,
-    );
-    const total = counted[0].total;
-    if (total === 0 || (filter.page - 1) * filter.perPage >= total) return { records: [], total };
+    const fromValues = [...params.values];
     const order = orderBy(filter.sort, params);
     const limit = params.add(filter.perPage);
     const offset = params.add((filter.page - 1) * filter.perPage);
-    const records = await this.rows(
-      `SELECT ${COLUMNS} ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+    // The page and the total in one statement; the rows are the answer's records as they are.
+    // The total is a subquery run once (not count(*) OVER (), which would read every matching
+    // row whole before the LIMIT, where the page alone can walk an index and stop).
+    const rows: Array<EntityResponseDto & { total?: number }> = await this.dataSource.query(
+      `SELECT ${ANSWER_COLUMNS}, (SELECT count(*)::int ${from}) AS total ${from}
+       ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
       params.values,
     );
-    return { records, total };
+    if (rows.length === 0) {
+      // A page past the end has no row to carry the total (rare: ask for it alone).
+      if (filter.page === 1) return { records: [], total: 0 };
+      const counted: Array<{ total: number }> = await this.dataSource.query(
+        `SELECT count(*)::int AS total ${from}`,
+        fromValues,
+      );
+      return { records: [], total: counted[0].total };
+    }
+    const total = rows[0].total!;
+    for (const row of rows) delete row.total;
+    return { records: rows, total };
   }
 
   /** One record as the viewer may see it: their own (even trashed), or a public one. */
@@ -431,59 +459,59 @@ export class EntityRepository {
   }
 
   /**
-   * A public menu joined with its public business (orders, storefront); one
-   * query by primary key. Uses `manager` when given (the caller's transaction).
+   * A public menu of a public business, and those of `itemUuids` that are
+   * enabled, live items of it, in one statement (orders place against it on
+   * their hottest path). Uses `manager` when given (the caller's transaction).
+   * Null when the menu or its business is not public.
    */
-  async findPublicMenuWithBusiness(
+  async findOrderable(
     menuType: EntityType,
-    menuUuid: string,
-    manager?: EntityManager,
-  ): Promise<{ menu: EntityRecord; business: EntityRecord } | null> {
-    const business = menuType.parent;
-    if (!business) throw new Error(`${menuType.name} has no parent type`);
-    const businessColumns = COLUMNS.replace(/e\.(\w+)/g, 'b.$1 AS b_$1');
-    const result: Array<Record<string, unknown>> = await (manager ?? this.dataSource.manager).query(
-      `SELECT ${COLUMNS}, ${businessColumns}
-       FROM entities e
-       JOIN entities b ON b.uuid = e.parent_entity_uuid AND b.entity_type = $3
-         AND b.status = 'enabled' AND b.trashed_at IS NULL
-       WHERE e.uuid = $1 AND e.entity_type = $2 AND e.status = 'enabled' AND e.trashed_at IS NULL
-         AND b.parent_entity_uuid IS NULL`,
-      [menuUuid, menuType.name, business.name],
-    );
-    if (result.length === 0) return null;
-    const [row] = result;
-    const businessRow = Object.fromEntries(
-      Object.entries(row)
-        .filter(([key]) => key.startsWith('b_'))
-        .map(([key, value]) => [key.slice(2), value]),
-    ) as unknown as EntityRow;
-    return { menu: toRecord(row as unknown as EntityRow), business: toRecord(businessRow) };
-  }
-
-  /** The asked uuids that are enabled, live items of this menu (the caller knows the menu is public). */
-  async findPublicItemsOfMenu(
     itemType: EntityType,
     menuUuid: string,
     itemUuids: string[],
     manager?: EntityManager,
-  ): Promise<EntityRecord[]> {
-    return this.rows(
-      `SELECT ${COLUMNS} FROM entities e
-       WHERE e.uuid = ANY($1::uuid[]) AND e.parent_entity_uuid = $2 AND e.entity_type = $3
-         AND e.status = 'enabled' AND e.trashed_at IS NULL`,
-      [itemUuids, menuUuid, itemType.name],
-      manager,
+  ): Promise<{ menu: EntityRecord; business: EntityRecord; items: EntityRecord[] } | null> {
+    const business = menuType.parent;
+    if (!business) throw new Error(`${menuType.name} has no parent type`);
+    const rows: Array<EntityRow & { role: 'menu' | 'business' | 'item' }> = await (
+      manager ?? this.dataSource.manager
+    ).query(
+      `WITH m AS (
+         SELECT e.uuid, e.parent_entity_uuid FROM entities e
+          JOIN entities b ON b.uuid = e.parent_entity_uuid AND b.entity_type = $3
+            AND b.status = 'enabled' AND b.trashed_at IS NULL AND b.parent_entity_uuid IS NULL
+          WHERE e.uuid = $1 AND e.entity_type = $2 AND e.status = 'enabled' AND e.trashed_at IS NULL)
+       SELECT 'menu' AS role, ${COLUMNS} FROM entities e JOIN m ON e.uuid = m.uuid
+       UNION ALL
+       SELECT 'business', ${COLUMNS} FROM entities e JOIN m ON e.uuid = m.parent_entity_uuid
+       UNION ALL
+       SELECT 'item', ${COLUMNS} FROM entities e JOIN m ON e.parent_entity_uuid = m.uuid
+        WHERE e.uuid = ANY($4::uuid[]) AND e.entity_type = $5
+          AND e.status = 'enabled' AND e.trashed_at IS NULL`,
+      [menuUuid, menuType.name, business.name, itemUuids, itemType.name],
     );
+    const menu = rows.find((row) => row.role === 'menu');
+    const owner = rows.find((row) => row.role === 'business');
+    if (!menu || !owner) return null;
+    return {
+      menu: toRecord(menu),
+      business: toRecord(owner),
+      items: rows.filter((row) => row.role === 'item').map(toRecord),
+    };
   }
 
   /** D17 query 1: a public top-level record by meta_key (index entities_top_meta_key_key). */
-  async findPublicTopByMetaKey(type: EntityType, metaKey: string): Promise<EntityRecord | null> {
+  async findPublicTopByMetaKey(
+    type: EntityType,
+    metaKey: string,
+    manager?: EntityManager,
+  ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
       `SELECT ${COLUMNS} FROM entities e
        WHERE e.entity_type = $1 AND lower(e.meta_key) = lower($2) AND e.meta_key IS NOT NULL
          AND e.parent_entity_uuid IS NULL AND e.trashed_at IS NULL AND e.status = 'enabled'`,
       [type.name, metaKey],
+      manager,
     );
     return record ?? null;
   }
@@ -493,6 +521,7 @@ export class EntityRepository {
     type: EntityType,
     parentUuid: string,
     metaKey: string,
+    manager?: EntityManager,
   ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
       `SELECT ${COLUMNS} FROM entities e
@@ -500,6 +529,7 @@ export class EntityRepository {
          AND e.meta_key IS NOT NULL AND e.trashed_at IS NULL AND e.status = 'enabled'
        ORDER BY e.created_at, e.uuid LIMIT 1`,
       [parentUuid, type.name, metaKey],
+      manager,
     );
     return record ?? null;
   }
@@ -513,6 +543,7 @@ export class EntityRepository {
     type: EntityType,
     parentUuid: string,
     limit: number,
+    manager?: EntityManager,
   ): Promise<EntityRecord[]> {
     const key = `'sort_position'`;
     return this.rows(
@@ -523,6 +554,7 @@ export class EntityRepository {
          e.created_at ASC, e.uuid ASC
        LIMIT $3`,
       [parentUuid, type.name, limit],
+      manager,
     );
   }
 }

@@ -103,11 +103,7 @@ export class EntityService {
       page,
       perPage,
     });
-    return new ApiResult(
-      records.map(toEntityResponse),
-      `${type.label} records`,
-      pageMeta(page, perPage, total),
-    );
+    return new ApiResult(records, `${type.label} records`, pageMeta(page, perPage, total));
   }
 
   /** The caller's own record (even in the trash), or a public one; 404 otherwise (D16). */
@@ -237,22 +233,16 @@ export class EntityService {
     manager?: EntityManager,
   ): Promise<OrderableMenu | null> {
     if (!isUuid(menuUuid)) return null;
-    const menuType = this.types.of('business_menu');
-    const found = await this.repository.findPublicMenuWithBusiness(
-      menuType,
+    const wanted = [...new Set(itemUuids.filter(isUuid).map((uuid) => uuid.toLowerCase()))];
+    const found = await this.repository.findOrderable(
+      this.types.of('business_menu'),
+      this.types.of('business_menu_item'),
       menuUuid.toLowerCase(),
+      wanted,
       manager,
     );
     if (!found) return null;
-    const wanted = [...new Set(itemUuids.filter(isUuid).map((uuid) => uuid.toLowerCase()))];
-    const items = wanted.length
-      ? await this.repository.findPublicItemsOfMenu(
-          this.types.of('business_menu_item'),
-          found.menu.uuid,
-          wanted,
-          manager,
-        )
-      : [];
+    const { items } = found;
     items.sort((a, b) => wanted.indexOf(a.uuid) - wanted.indexOf(b.uuid));
     return { menu: found.menu, business: found.business, items };
   }

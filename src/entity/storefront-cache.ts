@@ -11,6 +11,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Enough for every storefront a process serves at once; the oldest entry goes first. */
 const MAX_ENTRIES = 5000;
+/**
+ * The bytes all entries may hold together: thousands of storefronts each
+ * read now and then would otherwise keep every answer until it is looked up
+ * again (the stored documents answer them in one read anyway).
+ */
+const MAX_BYTES = 32 * 1024 * 1024;
 
 interface Entry<T> {
   value: T;
@@ -19,6 +25,7 @@ interface Entry<T> {
   expiresAt: number;
   /** Uuids of the records the value was built from. */
   refs: string[];
+  bytes: number;
 }
 
 /**
@@ -36,6 +43,7 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
   private readonly logger = new Logger('StorefrontCache');
   private readonly entries = new Map<string, Entry<T>>();
   private generation = 0;
+  private bytes = 0;
   private readonly ttlMs: number;
   /** Sent after the uuids of each invalidation (not a uuid, so other readers skip it). */
   private readonly origin = `from:${randomUUID()}`;
@@ -75,7 +83,7 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
     if (!entry) return undefined;
     const now = this.clock.nowMs();
     if (entry.expiresAt <= now) {
-      this.entries.delete(key);
+      this.remove(key);
       return undefined;
     }
     return { value: entry.value, refreshDue: entry.refreshAt <= now };
@@ -86,20 +94,30 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
     return this.generation;
   }
 
-  set(key: string, value: T, refs: string[], mark: number): void {
+  /**
+   * `until` (epoch ms), when given, ends the entry earlier than the TTL
+   * would; `bytes` is what the value holds, counted against the budget.
+   */
+  set(key: string, value: T, refs: string[], mark: number, until?: number | null, bytes = 0): void {
     if (this.ttlMs <= 0 || mark !== this.generation) return;
-    this.entries.delete(key);
-    if (this.entries.size >= MAX_ENTRIES) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
+    this.remove(key);
     const now = this.clock.nowMs();
+    const expiresAt = Math.min(now + this.ttlMs, until ?? Infinity);
+    if (expiresAt <= now || bytes > MAX_BYTES) return;
+    // The oldest first: expired ones, and then as many as the limits ask.
+    for (const [oldKey, oldEntry] of this.entries) {
+      const full = this.entries.size >= MAX_ENTRIES || this.bytes + bytes > MAX_BYTES;
+      if (!full && oldEntry.expiresAt > now) break;
+      this.remove(oldKey);
+    }
     this.entries.set(key, {
       value,
-      refreshAt: now + this.ttlMs / 2,
-      expiresAt: now + this.ttlMs,
+      refreshAt: now + (expiresAt - now) / 2,
+      expiresAt,
       refs,
+      bytes,
     });
+    this.bytes += bytes;
   }
 
   /** Call after a write to these records has committed: drops them here and in every other process. */
@@ -118,7 +136,14 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
     if (uuids.length === 0) return;
     const touched = new Set(uuids);
     for (const [key, entry] of this.entries) {
-      if (entry.refs.some((ref) => touched.has(ref))) this.entries.delete(key);
+      if (entry.refs.some((ref) => touched.has(ref))) this.remove(key);
     }
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
   }
 }

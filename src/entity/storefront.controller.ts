@@ -1,29 +1,35 @@
 import { Get, Param, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Request, Response } from 'express';
 import { ApiKeyOnly } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { RawResponse } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
 import { StorefrontResponseDto } from './dto/entity-response.dto';
-import { StorefrontAnswer, StorefrontService } from './storefront.service';
+import { StorefrontReply, StorefrontService } from './storefront.service';
 
 /**
  * The answer is already the enveloped JSON (see StorefrontAnswer), sent
- * gzipped to a client that accepts it when a gzip form is at hand. The ETag
- * is weak, so both forms may share it; Express still answers 304 to a
- * matching If-None-Match and leaves the body out of HEAD.
+ * gzipped to a client that accepts it. The ETag is weak, so both forms may
+ * share it; a matching If-None-Match is answered 304 with no body, and HEAD
+ * leaves the body out.
  */
-function sendAnswer(req: Request, res: Response, answer: StorefrontAnswer): void {
-  res
-    .status(200)
-    .vary('Accept-Encoding')
-    .set({ 'Content-Type': 'application/json; charset=utf-8', ETag: answer.etag });
-  if (answer.gzipped && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    res.set('Content-Encoding', 'gzip').send(answer.gzipped);
-  } else {
-    res.send(answer.body);
+function sendReply(req: Request, res: Response, reply: StorefrontReply): void {
+  res.vary('Accept-Encoding').set('ETag', reply.etag);
+  if ('notModified' in reply) {
+    res.status(304).end();
+    return;
   }
+  res.status(200).set('Content-Type', 'application/json; charset=utf-8');
+  if (reply.gzipped && (wantsGzip(req) || !reply.body)) {
+    res.set('Content-Encoding', 'gzip').send(reply.gzipped);
+  } else {
+    res.send(reply.body);
+  }
+}
+
+function wantsGzip(req: Request): boolean {
+  return req.acceptsEncodings('gzip', 'identity') === 'gzip';
 }
 
 @ApiTags('storefront')
@@ -36,15 +42,18 @@ export class StorefrontController {
    *
    * @remarks The public business, its public menu and the menu's public items (ordered by
    * `extra_data.sort_position`, then `created_at`) for the storefront URL
-   * `<front>/app/<business_meta_key>/menu/<menu_meta_key>`; meta_keys match ignoring case. The
-   * answer may be a few seconds old, except that a write to any of its records shows at once. Sent
-   * gzipped when the client accepts it, with an ETag (304 on a match). 404 when the business or
-   * menu is not public.
+   * `<front>/app/<business_meta_key>/menu/<menu_meta_key>`; meta_keys match ignoring case.
+   * `open_now` and `next_change_at` say whether the business takes orders at this moment and
+   * when that changes. A write to any of the records shows in the next read, on every replica
+   * of the service. Sent gzipped when the client accepts it, with an ETag; a request whose
+   * If-None-Match names it is answered 304 with no body. 404 when the business or menu is not
+   * public.
    */
   @Get(':business_meta_key/menu/:menu_meta_key')
   @ApiKeyOnly()
   @RawResponse()
   @ApiEnvelope(StorefrontResponseDto)
+  @ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current ETag' })
   @ApiErrors(404)
   getStorefront(
     @Param('business_meta_key') businessMetaKey: string,
@@ -52,8 +61,9 @@ export class StorefrontController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
+    const ifNoneMatch = req.headers['if-none-match'];
     return this.storefront
-      .getStorefront(businessMetaKey, menuMetaKey)
-      .then((answer) => sendAnswer(req, res, answer));
+      .getStorefront(businessMetaKey, menuMetaKey, { gzip: wantsGzip(req), ifNoneMatch })
+      .then((reply) => sendReply(req, res, reply));
   }
 }

@@ -1,42 +1,51 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
+import { gunzip } from 'node:zlib';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
-import { successBody } from '../http/envelope';
 import { StorefrontResponseDto, toEntityResponse } from './dto/entity-response.dto';
 import { MAX_PER_PAGE } from './dto/list-entities-query.dto';
-import { EntityRepository } from './entity.repository';
-import { EntityTypeRegistry } from './entity-types';
 import { isoInZone, OpenState, openState, readOpeningHours } from './domain/opening-hours';
 import { EntityRecord } from './entity-record.entity';
+import { EntityRepository } from './entity.repository';
+import { EntityTypeRegistry } from './entity-types';
 import { StorefrontCache } from './storefront-cache';
+import {
+  AnswerTimeFields,
+  answerOf,
+  makeDocument,
+  StorefrontAnswer,
+  StorefrontAnswerInputs,
+  StorefrontDocument,
+} from './storefront-document';
+import {
+  DocumentForms,
+  StorefrontDocumentRepository,
+  StoredDocument,
+} from './storefront-document.repository';
+
+export type { StorefrontAnswer } from './storefront-document';
 
 export const STOREFRONT_MESSAGE = 'Storefront found';
 
-const gzipAsync = promisify(gzip);
+/** What the client asked for: the gzip form, and the ETag it already holds, if any. */
+export interface StorefrontRequest {
+  gzip: boolean;
+  ifNoneMatch?: string;
+}
+
+/** 304 when the client's ETag is the current one; otherwise the answer. */
+export type StorefrontReply = { notModified: true; etag: string } | StorefrontAnswer;
 
 /**
- * A storefront answer ready to send: the enveloped JSON and its ETag. The
- * cache keeps these bytes, so a cached answer costs no serialisation at all
- * (a 1000-item menu is some 700 KB of JSON), and with them their gzip form,
- * made once per build for the clients that accept it (every browser does):
- * about a tenth of the bytes to send.
+ * Stored documents are read in their gzip form only (a tenth of the bytes,
+ * and no large string to decode); the plain form, when a client wants it, is
+ * inflated on the thread pool.
  */
-export interface StorefrontAnswer {
-  body: Buffer;
-  /** Only for cached answers: compressing each uncached answer would cost more than it saves here. */
-  gzipped?: Buffer;
-  etag: string;
-  /**
-   * The answer's `open_now` holds from `validFrom` until `validUntil` (ms of
-   * the service clock; null: no known end). Outside that span a cached
-   * answer is built again, so it never says open once the business has closed.
-   */
-  validFrom: number;
-  validUntil: number | null;
-}
+const GZIP_ONLY: DocumentForms = { plain: false, gzip: true };
+const NEITHER: DocumentForms = { plain: false, gzip: false };
+const gunzipAsync = promisify(gunzip);
 
 /** Whether a business takes orders now, and when that changes, as the storefront and placement tell it. */
 export interface BusinessOpenState extends OpenState {
@@ -44,35 +53,46 @@ export interface BusinessOpenState extends OpenState {
   nextChangeText: string | null;
 }
 
-/** The weak ETag Express gives a JSON body by default, so conditional GETs behave as elsewhere. */
-function weakEtag(body: Buffer): string {
-  const hash = createHash('sha1').update(body).digest('base64').substring(0, 27);
-  return `W/"${body.length.toString(16)}-${hash}"`;
+/** True when an If-None-Match header names this ETag (weak comparison, as Express does). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => bare(tag) === bare(etag));
 }
 
 /**
- * D17: business, menu and sorted items by the two meta_keys of the
- * storefront URL, in at most three indexed queries, behind a short cache that
- * every entity write invalidates.
+ * The storefront: business, menu and sorted items by the two meta_keys of
+ * the storefront URL.
  *
- * With the cache on, the readers of one storefront share its reads: a miss
- * that finds a build of the same key under way (and no write since it began)
- * waits for that build instead of starting its own, and an entry past half
- * its TTL is rebuilt in the background while it is still answered, so a busy
- * storefront is never rebuilt by dozens of requests at once when it expires.
+ * Three layers:
+ * - the in-process cache (StorefrontCache), which every entity write drops
+ *   at once in this process and, through NOTIFY, within milliseconds in
+ *   every other one;
+ * - the finished document per storefront in PostgreSQL, one indexed read
+ *   for any storefront on any process, marked stale inside the transaction
+ *   of every write to one of its records;
+ * - the build from the records, run by the first reader of a stale or
+ *   missing document (readers arriving meanwhile wait for it and read the
+ *   stored document again), which stores the document only if no write came
+ *   after its snapshot. A burst of edits costs one build, at the next read.
+ * The last two are never older than a committed write once it has answered.
+ *
+ * Fields that depend on the time of the request are added to each answer by
+ * answerTimeFields, never stored in the document.
  */
 @Injectable()
 export class StorefrontService {
   private readonly logger = new Logger('Storefront');
-  /** Builds under way by cache key, with the cache generation they started in. */
-  private readonly building = new Map<
-    string,
-    { mark: number; answer: Promise<StorefrontAnswer> }
-  >();
+  /** Builds under way in this process by cache key. */
+  private readonly building = new Map<string, Promise<StoredDocument>>();
+  /** Cache keys being refreshed in the background. */
+  private readonly refreshing = new Set<string>();
 
   constructor(
     private readonly types: EntityTypeRegistry,
     private readonly repository: EntityRepository,
+    private readonly documents: StorefrontDocumentRepository,
     private readonly cache: StorefrontCache<StorefrontAnswer>,
     private readonly clock: Clock,
   ) {}
@@ -95,61 +115,160 @@ export class StorefrontService {
     return { ...state, nextChangeText };
   }
 
-  /** A cached answer is served only while its open state still holds. */
-  private stillTrue(answer: StorefrontAnswer): boolean {
-    const now = this.clock.nowMs();
-    return now >= answer.validFrom && (answer.validUntil === null || now < answer.validUntil);
-  }
-
-  async getStorefront(businessMetaKey: string, menuMetaKey: string): Promise<StorefrontAnswer> {
-    if (!this.cache.enabled) return this.build(businessMetaKey, menuMetaKey);
+  async getStorefront(
+    businessMetaKey: string,
+    menuMetaKey: string,
+    request: StorefrontRequest,
+  ): Promise<StorefrontReply> {
     const key = JSON.stringify([businessMetaKey, menuMetaKey]);
-    const hit = this.cache.lookup(key);
-    if (hit && this.stillTrue(hit.value)) {
-      if (hit.refreshDue) this.refresh(key, businessMetaKey, menuMetaKey);
-      return hit.value;
+    if (this.cache.enabled) {
+      const hit = this.cache.lookup(key);
+      if (hit) {
+        if (hit.refreshDue) this.refresh(key, businessMetaKey, menuMetaKey);
+        if (matchesEtag(request.ifNoneMatch, hit.value.etag)) {
+          return { notModified: true, etag: hit.value.etag };
+        }
+        if (!request.gzip) await this.withPlainBody(hit.value);
+        return hit.value;
+      }
     }
-    return this.shared(key, businessMetaKey, menuMetaKey);
-  }
-
-  private shared(key: string, businessMetaKey: string, menuMetaKey: string) {
-    const mark = this.cache.mark();
-    const running = this.building.get(key);
-    // A build that began before a write may have read the old records: never join it (D17).
-    if (running && running.mark === mark) return running.answer;
-    const answer = this.build(businessMetaKey, menuMetaKey, { key, mark });
-    this.building.set(key, { mark, answer });
-    const forget = () => {
-      if (this.building.get(key)?.answer === answer) this.building.delete(key);
-    };
-    answer.then(forget, forget);
+    if (request.ifNoneMatch) {
+      // The ETag alone: a client that holds the current answer gets 304 and no bytes are read.
+      const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, NEITHER);
+      if (stored) {
+        const { etag } = answerOf(stored.document, this.answerTimeFields(stored.document));
+        if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
+      }
+    }
+    const answer = await this.answer(key, businessMetaKey, menuMetaKey);
+    if (!request.gzip) await this.withPlainBody(answer);
     return answer;
   }
 
-  private refresh(key: string, businessMetaKey: string, menuMetaKey: string): void {
-    this.shared(key, businessMetaKey, menuMetaKey).catch((error: unknown) => {
-      // A storefront that became 404 was dropped from the cache by the write that did it.
-      if (!(error instanceof ApiError)) {
-        this.logger.warn(`Refreshing storefront ${key} failed: ${String(error)}`);
-      }
-    });
+  /** Adds the plain bytes to an answer that has only its gzip form (once: a cached answer keeps them). */
+  private async withPlainBody(answer: StorefrontAnswer): Promise<void> {
+    if (!answer.body && answer.gzipped) answer.body = await gunzipAsync(answer.gzipped);
   }
 
-  private async build(
+  /** Reads (or builds) the document, adds the answer-time fields, and keeps the answer in the cache. */
+  private async answer(
+    key: string,
     businessMetaKey: string,
     menuMetaKey: string,
-    store?: { key: string; mark: number },
   ): Promise<StorefrontAnswer> {
-    const menuType = this.types.of('business_menu');
+    const mark = this.cache.mark();
+    const stored = await this.load(key, businessMetaKey, menuMetaKey, GZIP_ONLY);
+    const answer = answerOf(stored.document, this.answerTimeFields(stored.document));
+    // Both forms, counted whether or not the plain one has been inflated yet.
+    const { prefixLength, suffix } = stored.document;
+    const bytes = (answer.gzipped?.length ?? 0) + prefixLength + suffix.length;
+    const refs = [stored.businessUuid, stored.menuUuid];
+    this.cache.set(key, answer, refs, mark, answer.validUntilMs, bytes);
+    return answer;
+  }
+
+  /**
+   * The one place where fields computed at answer time are added to the
+   * storefront's `data`, from the inputs stored with the document and the
+   * service clock; `validUntilMs` is when they next change (an answer is
+   * never kept past it): `open_now` and `next_change_at`, from the
+   * business's opening hours and accepting_orders kept with the document, so
+   * a cached answer never says open once the business has closed.
+   */
+  private answerTimeFields(document: StorefrontDocument): AnswerTimeFields {
+    const open = this.openStateOf({ extraData: { ...document.answerInputs } });
+    return {
+      fields: { open_now: open.open, next_change_at: open.nextChangeText },
+      validUntilMs: open.nextChangeAt ? open.nextChangeAt.getTime() : null,
+    };
+  }
+
+  private refresh(key: string, businessMetaKey: string, menuMetaKey: string): void {
+    if (this.refreshing.has(key)) return;
+    this.refreshing.add(key);
+    this.answer(key, businessMetaKey, menuMetaKey)
+      .catch((error: unknown) => {
+        // A storefront that became 404 was dropped from the cache by the write that did it.
+        if (!(error instanceof ApiError)) {
+          this.logger.warn(`Refreshing storefront ${key} failed: ${String(error)}`);
+        }
+      })
+      .finally(() => this.refreshing.delete(key));
+  }
+
+  /** The fresh stored document, else a build (404 when the meta_keys name no public storefront). */
+  private async load(
+    key: string,
+    businessMetaKey: string,
+    menuMetaKey: string,
+    forms: DocumentForms,
+  ): Promise<StoredDocument> {
+    const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, forms);
+    if (stored) return stored;
+    const running = this.building.get(key);
+    if (running) {
+      // Its snapshot may predate a write this reader must see: wait, then read what it stored.
+      await running.catch(() => undefined);
+      const after = await this.documents.readFresh(businessMetaKey, menuMetaKey, forms);
+      if (after) return after;
+    }
+    return this.sharedBuild(key, businessMetaKey, menuMetaKey);
+  }
+
+  private sharedBuild(
+    key: string,
+    businessMetaKey: string,
+    menuMetaKey: string,
+  ): Promise<StoredDocument> {
+    const build = this.build(businessMetaKey, menuMetaKey);
+    this.building.set(key, build);
+    const forget = () => {
+      if (this.building.get(key) === build) this.building.delete(key);
+    };
+    build.then(forget, forget);
+    return build;
+  }
+
+  /**
+   * Builds the document from the records, in at most three indexed queries
+   * in one snapshot, and stores it unless a write came after that snapshot.
+   */
+  async build(businessMetaKey: string, menuMetaKey: string): Promise<StoredDocument> {
+    const { version, result } = await this.documents.inSnapshot(
+      businessMetaKey,
+      menuMetaKey,
+      (manager) => this.readRecords(businessMetaKey, menuMetaKey, manager),
+    );
+    const { business, menu, items } = result;
+    // open_now and next_change_at are added to each answer, never stored.
+    const data: Omit<StorefrontResponseDto, 'open_now' | 'next_change_at'> = {
+      business: toEntityResponse(business),
+      menu: toEntityResponse(menu),
+      items: items.slice(0, MAX_PER_PAGE).map(toEntityResponse),
+      items_truncated: items.length > MAX_PER_PAGE,
+    };
+    const inputs: StorefrontAnswerInputs = {};
+    const extra = business.extraData;
+    if ('opening_hours' in extra) inputs.opening_hours = extra.opening_hours;
+    if ('accepting_orders' in extra) inputs.accepting_orders = extra.accepting_orders;
+    const document = await makeDocument(data, STOREFRONT_MESSAGE, inputs);
+    const stored = { document, businessUuid: business.uuid, menuUuid: menu.uuid };
+    await this.documents.store(businessMetaKey, menuMetaKey, version, stored);
+    return stored;
+  }
+
+  private async readRecords(businessMetaKey: string, menuMetaKey: string, manager: EntityManager) {
     const business = await this.repository.findPublicTopByMetaKey(
       this.types.of('business'),
       businessMetaKey,
+      manager,
     );
     if (!business) throw ApiError.notFound('No public business has this meta_key.');
     const menu = await this.repository.findPublicChildByMetaKey(
-      menuType,
+      this.types.of('business_menu'),
       business.uuid,
       menuMetaKey,
+      manager,
     );
     if (!menu) throw ApiError.notFound('This business has no public menu with this meta_key.');
     // One more than a list page holds tells whether the menu was cut.
@@ -157,30 +276,8 @@ export class StorefrontService {
       this.types.of('business_menu_item'),
       menu.uuid,
       MAX_PER_PAGE + 1,
+      manager,
     );
-
-    const validFrom = this.clock.nowMs();
-    const open = this.openStateOf(business);
-    const data: StorefrontResponseDto = {
-      business: toEntityResponse(business),
-      menu: toEntityResponse(menu),
-      items: items.slice(0, MAX_PER_PAGE).map(toEntityResponse),
-      items_truncated: items.length > MAX_PER_PAGE,
-      open_now: open.open,
-      next_change_at: open.nextChangeText,
-    };
-    const body = Buffer.from(JSON.stringify(successBody(data, STOREFRONT_MESSAGE)));
-    const answer: StorefrontAnswer = {
-      body,
-      etag: weakEtag(body),
-      validFrom,
-      validUntil: open.nextChangeAt ? open.nextChangeAt.getTime() : null,
-    };
-    if (store) {
-      // On the thread pool, so the event loop keeps serving while it runs.
-      answer.gzipped = await gzipAsync(body);
-      this.cache.set(store.key, answer, [business.uuid, menu.uuid], store.mark);
-    }
-    return answer;
+    return { business, menu, items };
   }
 }

@@ -9,12 +9,13 @@ import { FileService } from './file.service';
 import { LocalFileController } from './local-file.controller';
 import { LocalFileService } from './local-file.service';
 import { LocalStorageDriver } from './storage/local-storage.driver';
-import { S3StorageDriver } from './storage/s3-storage.driver';
 import { STORAGE_DRIVER, StorageDriver } from './storage/storage-driver';
 
-function createStorageDriver(config: AppConfig, clock: Clock): StorageDriver {
+/** The S3 client library (and its dependencies, some megabytes) is loaded only when it is the driver. */
+async function createStorageDriver(config: AppConfig, clock: Clock): Promise<StorageDriver> {
   if (config.storageDriver === 's3') {
     if (!config.s3) throw new Error('STORAGE_DRIVER=s3 without S3 settings');
+    const { S3StorageDriver } = await import('./storage/s3-storage.driver');
     return new S3StorageDriver(config.s3);
   }
   return new LocalStorageDriver(config, clock);

@@ -3,10 +3,13 @@ import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { LogMailTransport } from './log-mail.transport';
 import { MailPort } from './mail.port';
-import { SmtpMailTransport } from './smtp-mail.transport';
 
-function createMailPort(config: AppConfig): MailPort {
-  if (config.smtpUrl) return new SmtpMailTransport(config.smtpUrl, config.mailFrom);
+/** nodemailer is loaded only when SMTP_URL is set. */
+async function createMailPort(config: AppConfig): Promise<MailPort> {
+  if (config.smtpUrl) {
+    const { SmtpMailTransport } = await import('./smtp-mail.transport');
+    return new SmtpMailTransport(config.smtpUrl, config.mailFrom);
+  }
   const production = config.nodeEnv === 'production';
   if (production) {
     new Logger('Mail').warn('SMTP_URL is not set: emails are logged, not delivered');
@@ -25,6 +28,6 @@ export class MailModule implements OnApplicationShutdown {
 
   /** After the outbox worker stopped (it stops in onModuleDestroy). */
   onApplicationShutdown(): void {
-    if (this.port instanceof SmtpMailTransport) this.port.close();
+    this.port.close();
   }
 }

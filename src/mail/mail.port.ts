@@ -14,4 +14,7 @@ export interface MailMessage {
 export abstract class MailPort {
   /** Resolves once the message was handed over; rejects to have it retried. */
   abstract send(message: MailMessage): Promise<void>;
+
+  /** Lets go of connections on shutdown; nothing to do for a transport that holds none. */
+  close(): void {}
 }

@@ -30,7 +30,7 @@ export class SmtpMailTransport extends MailPort {
     });
   }
 
-  close(): void {
+  override close(): void {
     this.transporter.close();
   }
 }

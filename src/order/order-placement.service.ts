@@ -213,27 +213,31 @@ export class OrderPlacementService {
       menu: menu.extraData,
       callbackUrl: dto.callback_url,
     });
-    const stored = await this.orders.insertOrder(manager, {
-      menuUuid: menu.uuid,
-      businessUuid: business.uuid,
-      ownerUuid: business.ownedBy,
-      paymentProcessor: processor,
-      amount: total,
-      currency: payment.currency,
-      customerEmailAddress: dto.customer_email_address,
-      customerPhoneNumber: optionalText(dto.customer_phone_number),
-      customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
-      generalNote: optionalText(dto.general_note),
-      deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
-      onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
-      paymentCollect: payment.collect,
-      paymentInstructions: payment.instructions,
-      paymentCallbackUrl: payment.callbackUrl,
-      paymentAttempts: payment.attempts,
-    });
-    const lines = await this.orders.insertLines(
+    // The order, its lines and its first history entry, written in one statement.
+    const {
+      order: stored,
+      lines,
+      events,
+    } = await this.orders.insertPlacedOrder(
       manager,
-      stored.uuid,
+      {
+        menuUuid: menu.uuid,
+        businessUuid: business.uuid,
+        ownerUuid: business.ownedBy,
+        paymentProcessor: processor,
+        amount: total,
+        currency: payment.currency,
+        customerEmailAddress: dto.customer_email_address,
+        customerPhoneNumber: optionalText(dto.customer_phone_number),
+        customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
+        generalNote: optionalText(dto.general_note),
+        deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
+        onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
+        paymentCollect: payment.collect,
+        paymentInstructions: payment.instructions,
+        paymentCallbackUrl: payment.callbackUrl,
+        paymentAttempts: payment.attempts,
+      },
       pricing.lines.map((line) => ({
         position: line.position,
         itemUuid: line.itemUuid,
@@ -245,11 +249,9 @@ export class OrderPlacementService {
         lineTotal: formatMoney(line.lineTotal),
         itemNote: line.itemNote,
       })),
+      'guest',
     );
     // The order is new in this transaction: what was just inserted is all of its lines and history.
-    const events = await this.orders.insertEvents(manager, stored.uuid, [
-      { field: 'status', fromValue: null, toValue: stored.status, actorUuid: null, actor: 'guest' },
-    ]);
     const answer = toOrderResponse(stored, lines, events);
 
     const contact = businessContact(business, menu);

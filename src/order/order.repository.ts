@@ -214,84 +214,141 @@ function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/** The order columns an insert writes, and their values ($1 is the order reference). */
+const ORDER_INSERT_COLUMNS = `order_reference, menu_uuid, business_uuid, owner_uuid, payment_processor,
+  amount, currency, customer_email_address, customer_phone_number,
+  customer_requested_order_email_copy, general_note, delivery_data, onpremise_data,
+  payment_collect, payment_instructions, payment_callback_url, payment_attempts`;
+const ORDER_INSERT_VALUES =
+  '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15::jsonb, $16, $17';
+
+function orderParams(order: NewOrder): unknown[] {
+  return [
+    generateOrderReference(),
+    order.menuUuid,
+    order.businessUuid,
+    order.ownerUuid,
+    order.paymentProcessor,
+    order.amount,
+    order.currency,
+    order.customerEmailAddress,
+    order.customerPhoneNumber,
+    order.customerRequestedOrderEmailCopy,
+    order.generalNote,
+    order.deliveryData === null ? null : JSON.stringify(order.deliveryData),
+    order.onpremiseData === null ? null : JSON.stringify(order.onpremiseData),
+    order.paymentCollect,
+    order.paymentInstructions === null ? null : JSON.stringify(order.paymentInstructions),
+    order.paymentCallbackUrl,
+    order.paymentAttempts,
+  ];
+}
+
+/** The line columns after order_uuid, with the type each value is cast to. */
+const LINE_VALUE_COLUMNS: Array<[string, string]> = [
+  ['position', 'int'],
+  ['item_uuid', 'uuid'],
+  ['title_name', 'text'],
+  ['category', 'text'],
+  ['unit_price_amount', 'numeric'],
+  ['options', 'jsonb'],
+  ['quantity', 'int'],
+  ['line_total', 'numeric'],
+  ['item_note', 'text'],
+];
+
+function lineParams(line: NewOrderLine): unknown[] {
+  return [
+    line.position,
+    line.itemUuid,
+    line.titleName,
+    line.category,
+    line.unitPriceAmount,
+    JSON.stringify(line.options),
+    line.quantity,
+    line.lineTotal,
+    line.itemNote,
+  ];
+}
+
+/** `(($n::int), …)` tuples of these lines' values, appended to `values`. */
+function lineTuples(values: unknown[], lines: readonly NewOrderLine[]): string[] {
+  return lines.map((line) => {
+    const first = values.length;
+    values.push(...lineParams(line));
+    const cells = LINE_VALUE_COLUMNS.map(([, type], i) => `$${first + i + 1}::${type}`);
+    return `(${cells.join(', ')})`;
+  });
+}
+
+/** A placed order with its lines and history as one statement answers them (JSON of the CTEs). */
+interface PlacedRow extends OrderRow {
+  placed_lines: OrderLineRow[];
+  placed_events: Array<Omit<OrderEventRow, 'created_at'> & { created_at: string }>;
+}
+
 /** All SQL of orders, their lines and history. Writers take the caller's transaction manager. */
 @Injectable()
 export class OrderRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Inserts the order under a fresh reference and answers the stored row. A
-   * clash with an existing reference is skipped by ON CONFLICT (an error
-   * would abort the transaction) and another reference is drawn.
+   * Inserts a placed order, its lines and the first entry of its history
+   * (its status set, by `actor`) in one statement, and answers them as
+   * stored. The order gets a fresh reference; a clash with an existing one
+   * inserts nothing (ON CONFLICT: an error would abort the transaction) and
+   * another reference is drawn.
    */
-  async insertOrder(manager: EntityManager, order: NewOrder): Promise<OrderEntity> {
+  async insertPlacedOrder(
+    manager: EntityManager,
+    order: NewOrder,
+    lines: readonly NewOrderLine[],
+    actor: OrderActor,
+  ): Promise<{ order: OrderEntity; lines: OrderLineEntity[]; events: OrderEventEntity[] }> {
+    const lineColumns = LINE_VALUE_COLUMNS.map(([name]) => name).join(', ');
     for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {
-      const rows: OrderRow[] = await manager.query(
-        `INSERT INTO orders (order_reference, menu_uuid, business_uuid, owner_uuid, payment_processor,
-           amount, currency, customer_email_address, customer_phone_number,
-           customer_requested_order_email_copy, general_note, delivery_data, onpremise_data,
-           payment_collect, payment_instructions, payment_callback_url, payment_attempts)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb,
-           $14, $15::jsonb, $16, $17)
-         ON CONFLICT (order_reference) DO NOTHING
-         RETURNING ${ORDER_COLUMNS}`,
-        [
-          generateOrderReference(),
-          order.menuUuid,
-          order.businessUuid,
-          order.ownerUuid,
-          order.paymentProcessor,
-          order.amount,
-          order.currency,
-          order.customerEmailAddress,
-          order.customerPhoneNumber,
-          order.customerRequestedOrderEmailCopy,
-          order.generalNote,
-          order.deliveryData === null ? null : JSON.stringify(order.deliveryData),
-          order.onpremiseData === null ? null : JSON.stringify(order.onpremiseData),
-          order.paymentCollect,
-          order.paymentInstructions === null ? null : JSON.stringify(order.paymentInstructions),
-          order.paymentCallbackUrl,
-          order.paymentAttempts,
-        ],
+      const values = orderParams(order);
+      const actorParam = `$${values.push(actor)}`;
+      const tuples = lineTuples(values, lines);
+      const insertLines = tuples.length
+        ? `INSERT INTO order_lines (order_uuid, ${lineColumns})
+           SELECT o.uuid, v.* FROM o CROSS JOIN (VALUES ${tuples.join(', ')}) AS v (${lineColumns})
+           RETURNING ${LINE_COLUMNS}`
+        : `SELECT ${LINE_COLUMNS} FROM order_lines WHERE false`;
+      const rows: PlacedRow[] = await manager.query(
+        `WITH o AS (
+           INSERT INTO orders (${ORDER_INSERT_COLUMNS}) VALUES (${ORDER_INSERT_VALUES})
+           ON CONFLICT (order_reference) DO NOTHING
+           RETURNING ${ORDER_COLUMNS}),
+         l AS (${insertLines}),
+         e AS (
+           INSERT INTO order_events (order_uuid, field, from_value, to_value, actor_uuid, actor)
+           SELECT o.uuid, 'status', NULL, o.status, NULL, ${actorParam} FROM o
+           RETURNING ${EVENT_COLUMNS})
+         SELECT o.*,
+           (SELECT coalesce(json_agg(json_build_object('uuid', l.uuid, 'order_uuid', l.order_uuid,
+              'position', l.position, 'item_uuid', l.item_uuid, 'title_name', l.title_name,
+              'category', l.category, 'unit_price_amount', l.unit_price_amount::text, 'options', l.options,
+              'quantity', l.quantity, 'line_total', l.line_total::text, 'item_note', l.item_note)),
+              '[]') FROM l) AS placed_lines,
+           (SELECT json_agg(json_build_object('id', e.id::text, 'order_uuid', e.order_uuid,
+              'field', e.field, 'from_value', e.from_value, 'to_value', e.to_value,
+              'actor_uuid', e.actor_uuid, 'actor', e.actor, 'created_at', e.created_at)) FROM e)
+              AS placed_events
+         FROM o`,
+        values,
       );
-      if (rows.length) return toOrder(rows[0]);
+      if (rows.length === 0) continue;
+      const [row] = rows;
+      return {
+        order: toOrder(row),
+        lines: row.placed_lines.map(toLine).sort((a, b) => a.position - b.position),
+        events: row.placed_events.map((event) =>
+          toEvent({ ...event, created_at: new Date(event.created_at) }),
+        ),
+      };
     }
     throw new Error(`No free order reference after ${REFERENCE_ATTEMPTS} draws`);
-  }
-
-  /** Inserts the lines in one statement and answers them as stored, in cart order. */
-  async insertLines(
-    manager: EntityManager,
-    orderUuid: string,
-    lines: readonly NewOrderLine[],
-  ): Promise<OrderLineEntity[]> {
-    if (lines.length === 0) return [];
-    const values: unknown[] = [];
-    const tuples = lines.map((line) => {
-      const first = values.length;
-      values.push(
-        orderUuid,
-        line.position,
-        line.itemUuid,
-        line.titleName,
-        line.category,
-        line.unitPriceAmount,
-        JSON.stringify(line.options),
-        line.quantity,
-        line.lineTotal,
-        line.itemNote,
-      );
-      return `(${Array.from({ length: 10 }, (_, i) => `$${first + i + 1}${i === 6 ? '::jsonb' : ''}`).join(', ')})`;
-    });
-    const rows: OrderLineRow[] = await manager.query(
-      `INSERT INTO order_lines (order_uuid, position, item_uuid, title_name, category,
-         unit_price_amount, options, quantity, line_total, item_note)
-       VALUES ${tuples.join(', ')}
-       RETURNING ${LINE_COLUMNS}`,
-      values,
-    );
-    return rows.map(toLine).sort((a, b) => a.position - b.position);
   }
 
   /** Appends history entries in one statement and answers them as stored, oldest first. */

@@ -654,10 +654,12 @@ export interface paths {
          * Read a storefront in one call
          * @description The public business, its public menu and the menu's public items (ordered by
          *     `extra_data.sort_position`, then `created_at`) for the storefront URL
-         *     `<front>/app/<business_meta_key>/menu/<menu_meta_key>`; meta_keys match ignoring case. The
-         *     answer may be a few seconds old, except that a write to any of its records shows at once. Sent
-         *     gzipped when the client accepts it, with an ETag (304 on a match). 404 when the business or
-         *     menu is not public.
+         *     `<front>/app/<business_meta_key>/menu/<menu_meta_key>`; meta_keys match ignoring case.
+         *     `open_now` and `next_change_at` say whether the business takes orders at this moment and
+         *     when that changes. A write to any of the records shows in the next read, on every replica
+         *     of the service. Sent gzipped when the client accepts it, with an ETag; a request whose
+         *     If-None-Match names it is answered 304 with no body. 404 when the business or menu is not
+         *     public.
          */
         get: operations["getStorefront"];
         put?: never;
@@ -4012,6 +4014,13 @@ export interface operations {
                         data: components["schemas"]["StorefrontResponseDto"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
             401: {
