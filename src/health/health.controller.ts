@@ -6,6 +6,9 @@ import { ApiErrors } from '../http/api-docs';
 import { ApiError } from '../http/api-error';
 import { SpaceController } from '../http/url-space';
 
+/** A readiness probe that waits longer than this is answered "not ready". */
+const READINESS_TIMEOUT_MS = 1500;
+
 @ApiTags('health')
 @Public()
 @SpaceController('root', 'health')
@@ -19,14 +22,28 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: the database answers. */
+  /**
+   * Readiness: the database answers a query now. 503 SERVICE_UNAVAILABLE with
+   * Retry-After while it does not (refused, reset, or slower than 1.5 s), so
+   * a load balancer keeps traffic away for the whole outage; the pool opens
+   * new connections by itself once the database is back.
+   */
   @Get('ready')
   @ApiErrors(503)
   async checkReadiness(): Promise<{ status: string }> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('readiness probe timed out')),
+        READINESS_TIMEOUT_MS,
+      );
+    });
     try {
-      await this.dataSource.query('SELECT 1');
+      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
     } catch {
-      throw new ApiError(503, 'INTERNAL', 'The database is not reachable.');
+      throw ApiError.serviceUnavailable();
+    } finally {
+      clearTimeout(timer);
     }
     return { status: 'ready' };
   }

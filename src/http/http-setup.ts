@@ -4,6 +4,7 @@ import { json, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { AppConfig } from '../config/config';
 import { toErrorResponse } from './error-response';
+import { refuseDeepJson, refuseUnstorableText } from './input-rules';
 import { requestIdMiddleware, requestIdOf } from './request-id';
 
 export const JSON_BODY_LIMIT = '1mb';
@@ -21,6 +22,33 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
   if (!hasBody(req) || RAW_BODY_PATHS.some((prefix) => req.path.startsWith(prefix))) return next();
   if (req.is('application/json')) return next();
   next(Object.assign(new Error('unsupported content type'), { type: 'content.type', status: 400 }));
+}
+
+/** Body encodings the JSON parser decodes; anything else is 415. */
+const BODY_ENCODINGS = new Set(['identity', 'gzip', 'x-gzip', 'deflate', 'br']);
+
+/** A body in an encoding the service does not decode is 415, before anything reads it. */
+function requireKnownEncoding(req: Request, res: Response, next: NextFunction): void {
+  const encoding = req.headers['content-encoding'];
+  if (encoding === undefined || !hasBody(req)) return next();
+  if (BODY_ENCODINGS.has(encoding.trim().toLowerCase())) return next();
+  next(Object.assign(new Error('unsupported content encoding'), { type: 'encoding.unsupported' }));
+}
+
+/**
+ * The one rule for strings: U+0000 or a lone surrogate in a query or body
+ * value (or key), at any depth, is 400 naming the field, before any route
+ * runs (PostgreSQL cannot store NUL; no client means to send either). Path
+ * parameters are checked by the validation pipe, which knows their names.
+ */
+function refuseUnstorableInput(req: Request, res: Response, next: NextFunction): void {
+  try {
+    refuseUnstorableText(req.query, '');
+    if (req.body !== undefined) refuseUnstorableText(req.body, '');
+    next();
+  } catch (error) {
+    next(error);
+  }
 }
 
 /**
@@ -56,7 +84,18 @@ export function installHttpPipeline(app: NestExpressApplication, config: AppConf
     maxAge: 600,
   });
   app.use(requireJsonBody);
-  app.use(json({ limit: JSON_BODY_LIMIT, type: 'application/json' }));
+  app.use(requireKnownEncoding);
+  // Decodes gzip/deflate/br (the limit applies to the decoded body) and
+  // refuses nesting deeper than the limit from the raw text, before parsing.
+  app.use(
+    json({
+      limit: JSON_BODY_LIMIT,
+      type: 'application/json',
+      inflate: true,
+      verify: (_req, _res, body) => refuseDeepJson(body),
+    }),
+  );
+  app.use(refuseUnstorableInput);
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     const answer = toErrorResponse(error, requestIdOf(req), logger);

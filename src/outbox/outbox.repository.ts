@@ -65,6 +65,17 @@ export class OutboxRepository {
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 
+  /**
+   * Extends the lease of a row still being delivered; a row no longer pending
+   * (or taken over by another process) is left alone.
+   */
+  async renewLease(uuid: string, leaseUntil: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE outbox SET available_at = $2 WHERE uuid = $1 AND status = 'pending'`,
+      [uuid, leaseUntil],
+    );
+  }
+
   async markSent(uuid: string, at: Date): Promise<void> {
     await this.dataSource.query(
       `UPDATE outbox SET status = 'sent', sent_at = $2, last_error = NULL WHERE uuid = $1`,

@@ -20,6 +20,19 @@ const LONG_TEXT = 64 * 1024;
 const numberAsString = ({ value }: { value: unknown }) =>
   typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
 
+/**
+ * The owner web client's status dropdown sends its labels, `Enable` and
+ * `Disable`, in any letter case: they are taken as `enabled`/`disabled` and
+ * stored as such. Other values are left for @IsIn to refuse.
+ */
+export const normaliseStatus = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const lower = value.trim().toLowerCase();
+  if (lower === 'enable' || lower === 'enabled') return 'enabled';
+  if (lower === 'disable' || lower === 'disabled') return 'disabled';
+  return value;
+};
+
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /**
@@ -77,9 +90,14 @@ export class EntityBodyDto {
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
   entity_featured_url?: string | null;
 
-  /** Default `enabled`; only enabled records are shown to the public. */
-  @ValidateIf((body: EntityBodyDto) => body.status !== undefined)
-  @IsIn(ENTITY_STATUSES)
+  /**
+   * Default `enabled`; only enabled records are shown to the public.
+   * `Enable`/`Disable` in any letter case are accepted and stored as
+   * `enabled`/`disabled`.
+   */
+  @ValidateIf((body: EntityBodyDto) => body.status !== undefined && body.status !== null)
+  @Transform(normaliseStatus)
+  @IsIn(ENTITY_STATUSES, { message: 'status must be enabled or disabled' })
   @ApiProperty({ enum: ENTITY_STATUSES, required: false, default: 'enabled' })
   status?: EntityStatus;
 
