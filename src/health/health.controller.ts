@@ -22,15 +22,12 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /**
-   * Readiness: the database answers a query now. 503 SERVICE_UNAVAILABLE with
-   * Retry-After while it does not (refused, reset, or slower than 1.5 s), so
-   * a load balancer keeps traffic away for the whole outage; the pool opens
-   * new connections by itself once the database is back.
-   */
+  /** Readiness: the database answers now (503 SERVICE_UNAVAILABLE while it does not). */
   @Get('ready')
   @ApiErrors(503)
   async checkReadiness(): Promise<{ status: string }> {
+    // Refused, reset, or slower than 1.5 s: not ready, for the whole outage,
+    // so a load balancer keeps traffic away; the pool reconnects by itself.
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(

@@ -19,7 +19,11 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Menu and Ordering Service')
     .setDescription(
       'Accounts, businesses, menus and items, guest orders and uploads. Every answer uses the envelope ' +
-        '`{status, message, data}`; errors carry `error.code` and `error.details`.',
+        '`{status, message, data}`; errors carry `error.code` and `error.details`. Request bodies may ' +
+        'be sent in Content-Encoding gzip, deflate or br (any other is 415 UNSUPPORTED_MEDIA_TYPE); ' +
+        'JSON nested deeper than 32 levels is 400 BAD_REQUEST; text holding U+0000 or a lone UTF-16 ' +
+        'surrogate is 400 VALIDATION_FAILED naming the field. While the database is unreachable, any ' +
+        'operation that needs it answers 503 SERVICE_UNAVAILABLE with Retry-After.',
     )
     .setVersion('1.0.0')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api_key')

@@ -104,7 +104,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database answers. */
+        /** Readiness: the database answers now (503 SERVICE_UNAVAILABLE while it does not). */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;
@@ -643,6 +643,8 @@ export interface components {
             slug?: string | null;
             /**
              * @description Default `enabled`; only enabled records are shown to the public.
+             *     `Enable`/`Disable` in any letter case are accepted and stored as
+             *     `enabled`/`disabled`.
              * @default enabled
              * @enum {string}
              */
@@ -867,10 +869,20 @@ export interface components {
              * @description Unique, ignoring letter case (409 otherwise).
              */
             email: string;
-            /** @description Any JSON object, up to 16 KiB; stored with the user. */
+            /**
+             * @description Any JSON object or array, up to 16 KiB as JSON; stored with the user as
+             *     sent (the owner web client sends `[{meta_key, meta_value, extra_data}]`).
+             * @example [
+             *       {
+             *         "extra_data": {},
+             *         "meta_key": "phone",
+             *         "meta_value": "+233 20 000 0000"
+             *       }
+             *     ]
+             */
             meta_data?: {
                 [key: string]: unknown;
-            };
+            } | unknown[];
             name: string;
             /** @description 4 to 256 characters. */
             password: string;
@@ -967,10 +979,10 @@ export interface components {
             status?: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
         };
         UpdateUserDto: {
-            /** @description Any JSON object, up to 16 KiB; null clears it. */
-            meta_data?: {
+            /** @description Any JSON object or array, up to 16 KiB; stored as sent. Here null is a value: it clears it. */
+            meta_data?: ({
                 [key: string]: unknown;
-            } | null;
+            } | unknown[]) | null;
             name?: string | null;
             /** @description Unique, ignoring letter case (409 otherwise). */
             username?: string | null;
@@ -1040,7 +1052,7 @@ export interface components {
             email_verified_at: string | null;
             meta_data: {
                 [key: string]: unknown;
-            };
+            } | unknown[];
             name: string;
             /** Format: date-time */
             updated_at: string;
@@ -1315,7 +1327,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Error */
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; try again after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;
