@@ -50,6 +50,22 @@ function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
   return details;
 }
 
+const NULL_IS_A_VALUE = Symbol('nullIsAValue');
+
+/**
+ * On an optional field where `null` means something (clearing the stored
+ * value on an update): null is passed on instead of being taken as "not
+ * sent". The field's description should say what null does.
+ */
+export function NullIsAValue(): PropertyDecorator {
+  return (target, propertyName) => {
+    const names: Set<string> =
+      Reflect.getOwnMetadata(NULL_IS_A_VALUE, target.constructor) ?? new Set();
+    names.add(String(propertyName));
+    Reflect.defineMetadata(NULL_IS_A_VALUE, names, target.constructor);
+  };
+}
+
 interface ClassShape {
   optional: Set<string>;
   /** Properties validated as nested objects: their class and whether each element is one. */
@@ -72,6 +88,8 @@ function shapeOf(target: Type<unknown>): ClassShape {
       shape.nested.set(meta.propertyName, { type, each: meta.each === true });
     }
   }
+  const keepNull: Set<string> | undefined = Reflect.getMetadata(NULL_IS_A_VALUE, target);
+  for (const name of keepNull ?? []) shape.optional.delete(name);
   shapes.set(target, shape);
   return shape;
 }

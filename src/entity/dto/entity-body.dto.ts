@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { NullIsAValue } from '../../http/validation';
 import { Transform } from 'class-transformer';
 import {
   IsIn,
@@ -37,8 +38,8 @@ const present = (value: unknown) => value !== undefined && value !== null && val
 
 /**
  * The body of create (POST) and update (PUT). On update, fields sent replace
- * the stored ones and fields left out keep theirs; `extra_data` is replaced
- * whole. Server-owned fields (`uuid`, `entity_type`, `created_at`,
+ * the stored ones (null clears a field marked NullIsAValue) and fields left
+ * out keep theirs; `extra_data` is replaced whole. Server-owned fields (`uuid`, `entity_type`, `created_at`,
  * `updated_at`, `trashed_at`) and unknown fields are ignored (D6).
  */
 export class EntityBodyDto {
@@ -48,12 +49,14 @@ export class EntityBodyDto {
    * the first record back with 200 (D13). Ignored on update.
    */
   @IsOptional()
+  @NullIsAValue()
   @Transform(numberAsString)
   @IsString()
   @MaxLength(128)
   request_id?: string | null;
 
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(255)
   slug?: string | null;
@@ -64,21 +67,25 @@ export class EntityBodyDto {
    * one business (D14, 409 otherwise).
    */
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(255)
   meta_key?: string | null;
 
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(LONG_TEXT)
   meta_value?: string | null;
 
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(255)
   title_name?: string | null;
 
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(LONG_TEXT)
   description?: string | null;
@@ -111,6 +118,7 @@ export class EntityBodyDto {
    * left out, it is taken to be that type. Another type is 400.
    */
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(64)
   parent_entity_type?: string | null;
@@ -126,6 +134,7 @@ export class EntityBodyDto {
    * string; unknown keys are kept; at most 64 KiB.
    */
   @IsOptional()
+  @NullIsAValue()
   @IsObject()
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   extra_data?: Record<string, unknown> | null;
