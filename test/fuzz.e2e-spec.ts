@@ -23,7 +23,7 @@ import { startTestApp, TestApp } from './support/test-app';
  * FUZZ_SEED=<seed> FUZZ_PATH=<path> and `-t '<operation id>'`.
  */
 const BASE_SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const REPLAY_PATH = process.env.FUZZ_PATH;
 
 type Schema = Record<string, any>;

@@ -2,9 +2,11 @@ import { Logger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { json, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { Options, pinoHttp } from 'pino-http';
 import { AppConfig } from '../config/config';
 import { toErrorResponse } from './error-response';
 import { refuseDeepJson, refuseUnstorableText } from './input-rules';
+import { loggerParams } from './logging';
 import { requestIdMiddleware, requestIdOf } from './request-id';
 
 export const JSON_BODY_LIMIT = '1mb';
@@ -62,6 +64,9 @@ export function installHttpPipeline(app: NestExpressApplication, config: AppConf
   // Per-IP rate limits read the client address; only listed proxies may set it.
   app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);
+  // The access log, before anything can refuse the request, so every answer
+  // (a 400 from the body parser included) is logged with its status and time.
+  app.use(pinoHttp(loggerParams(config).pinoHttp as Options));
   // Uploaded images are read from other origins (storefront); plain-http
   // deployments behind a proxy must not have their docs assets upgraded.
   app.use(
