@@ -37,32 +37,29 @@ function answerFor(code: string | undefined): { status: number; reason: string; 
  */
 export function answerParserErrors(server: Server): void {
   const logger = new Logger('Http');
-  server.on(
-    'clientError',
-    (error: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket) => {
-      if (
-        error.code === 'ECONNRESET' ||
-        !socket.writable ||
-        (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
-      ) {
-        socket.destroy();
-        return;
-      }
-      const requestId = randomUUID();
-      const { status, reason, message } = answerFor(error.code);
-      const body = JSON.stringify(errorBody('BAD_REQUEST', message));
-      logger.warn(
-        `HTTP parser refused a request (${error.code ?? error.message}); request id ${requestId}`,
-      );
-      socket.end(
-        `HTTP/1.1 ${status} ${reason}\r\n` +
-          'Content-Type: application/json; charset=utf-8\r\n' +
-          `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-          `x-request-id: ${requestId}\r\n` +
-          'Connection: close\r\n' +
-          '\r\n' +
-          body,
-      );
-    },
-  );
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (
+      error.code === 'ECONNRESET' ||
+      !socket.writable ||
+      (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+    ) {
+      socket.destroy();
+      return;
+    }
+    const requestId = randomUUID();
+    const { status, reason, message } = answerFor(error.code);
+    const body = JSON.stringify(errorBody('BAD_REQUEST', message));
+    logger.warn(
+      `HTTP parser refused a request (${error.code ?? error.message}); request id ${requestId}`,
+    );
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${requestId}\r\n` +
+        'Connection: close\r\n' +
+        '\r\n' +
+        body,
+    );
+  });
 }

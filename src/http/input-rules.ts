@@ -73,7 +73,7 @@ export function findUnstorableText(value: unknown, root: string): string | undef
       if (isUnstorableText(current)) return path || 'body';
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push([current[i], join(path, String(i))]);
-    } else if (current !== null && typeof current === 'object') {
+    } else if (isPlainObject(current)) {
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i];
@@ -84,6 +84,13 @@ export function findUnstorableText(value: unknown, root: string): string | undef
     }
   }
   return undefined;
+}
+
+/** Parsed JSON and query objects; a raw body (a Buffer) is not text to walk. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }
 
 function join(parent: string, key: string): string {
