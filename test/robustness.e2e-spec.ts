@@ -353,3 +353,28 @@ describe('robustness: whatever a client sends, a 4xx in the envelope', () => {
     });
   });
 });
+
+describe('client addresses with the default TRUST_PROXY', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // An empty value is the default: no proxy is trusted.
+    t = await startTestApp({ TRUST_PROXY: '', RATE_LIMIT_AUTH_PER_MINUTE: '2' });
+  });
+  afterAll(() => t?.close());
+
+  it('does not let a client choose its address with X-Forwarded-For', async () => {
+    const attempt = (n: number) =>
+      t.http
+        .post(`${t.core}/user/login`)
+        .set(apiHeaders(t))
+        .set('x-forwarded-for', `203.0.113.${n}`)
+        .send({ email: `nobody-${n}@example.test`, password: 'wrong-pass' });
+    expectError(await attempt(1), 401, 'INVALID_CREDENTIALS');
+    expectError(await attempt(2), 401, 'INVALID_CREDENTIALS');
+    // A third address and a third email, but the same client: the per-IP limit holds.
+    const third = await attempt(3);
+    expectError(third, 429, 'RATE_LIMITED');
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
