@@ -1,4 +1,5 @@
 import { AddressInfo, createServer, Server, Socket, connect } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { OPEN_DATABASE } from '../src/database/database.module';
 import { OpenDatabase } from '../src/database/data-source';
 import { countUsers, registerBody } from './support/account';
@@ -138,5 +139,38 @@ describe('a database outage under the running service', () => {
     expectOk(await register(registerBody()), 201);
     // The request refused during the outage stored nothing.
     expect(await countUsers(t)).toBe(before + 1);
+  });
+});
+
+const embeddedOnly = serverUrl() ? describe.skip : describe;
+
+embeddedOnly('the embedded database worker dying under the running service', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t?.close());
+
+  it('answers 503 while it is gone and is started again by the service itself', async () => {
+    expectOk(await t.http.get('/health/ready'));
+    const embedded = t.app.get<OpenDatabase>(OPEN_DATABASE).embedded!;
+    // The worker thread ends as a crash would: PGlite is not closed, the socket file stays.
+    const { worker } = embedded as unknown as { worker: Worker };
+    await worker.terminate();
+
+    const during = await t.http
+      .get(`${t.core}/smart-meta-manager/entity/${t.config.namespace}_business`)
+      .set(apiHeaders(t));
+    expectError(during, 503, 'SERVICE_UNAVAILABLE');
+    expect(Number(during.headers['retry-after'])).toBeGreaterThan(0);
+
+    await eventually(async () => {
+      expectOk(await t.http.get('/health/ready'));
+    });
+    expectOk(
+      await t.http.post(`${t.core}/user/register`).set(apiHeaders(t)).send(registerBody()),
+      201,
+    );
   });
 });
