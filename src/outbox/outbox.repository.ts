@@ -66,13 +66,13 @@ export class OutboxRepository {
   }
 
   /**
-   * Extends the lease of a row still being delivered; a row no longer pending
-   * (or taken over by another process) is left alone.
+   * Extends the lease of rows this process claimed and has not finished; a
+   * row no longer pending is left alone.
    */
-  async renewLease(uuid: string, leaseUntil: Date): Promise<void> {
+  async renewLeases(uuids: string[], leaseUntil: Date): Promise<void> {
     await this.dataSource.query(
-      `UPDATE outbox SET available_at = $2 WHERE uuid = $1 AND status = 'pending'`,
-      [uuid, leaseUntil],
+      `UPDATE outbox SET available_at = $2 WHERE uuid = ANY($1::uuid[]) AND status = 'pending'`,
+      [uuids, leaseUntil],
     );
   }
 

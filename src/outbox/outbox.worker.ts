@@ -122,28 +122,37 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
       new Date(now.getTime() + OUTBOX_LEASE_MS),
       BATCH_SIZE,
     );
-    for (const row of rows) await this.deliver(row);
+    // Every claimed row still waiting or in delivery keeps its lease while a
+    // slow send runs, so no other process takes a row this one will send.
+    const open = new Set(rows.map((row) => row.uuid));
+    const renewal = setInterval(() => {
+      if (open.size === 0) return;
+      this.repository
+        .renewLeases([...open], new Date(this.clock.nowMs() + OUTBOX_LEASE_MS))
+        .catch((error: unknown) =>
+          this.logger.warn(`Outbox leases not renewed: ${reasonOf(error)}`),
+        );
+    }, LEASE_RENEW_MS);
+    renewal.unref();
+    try {
+      for (const row of rows) {
+        await this.deliver(row);
+        open.delete(row.uuid);
+      }
+    } finally {
+      clearInterval(renewal);
+    }
     return rows.length;
   }
 
   private async deliver(row: ClaimedRow): Promise<void> {
     const handler = this.handlers.get(row.kind);
-    const renewal = setInterval(() => {
-      this.repository
-        .renewLease(row.uuid, new Date(this.clock.nowMs() + OUTBOX_LEASE_MS))
-        .catch((error: unknown) =>
-          this.logger.warn(`Outbox lease of ${row.uuid} not renewed: ${reasonOf(error)}`),
-        );
-    }, LEASE_RENEW_MS);
-    renewal.unref();
     try {
       if (!handler) throw new Error(`no handler registered for outbox kind "${row.kind}"`);
       await handler(row.payload, { uuid: row.uuid, attempts: row.attempts });
     } catch (error) {
       await this.failed(row, error);
       return;
-    } finally {
-      clearInterval(renewal);
     }
     await this.repository.markSent(row.uuid, this.clock.now());
   }
