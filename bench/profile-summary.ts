@@ -2,7 +2,7 @@
  * Where the service spent its CPU during one measured period of a bench run.
  *
  *   BENCH_ONLY=P2 BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench
- *   npx ts-node --transpile-only bench/profile-summary.ts /tmp/prof/<file>.cpuprofile "P2 service"
+ *   node -r @local/ts-node/register/transpile-only bench/profile-summary.ts /tmp/prof/<file>.cpuprofile "P2 service"
  *
  * The profile (node --cpu-prof) covers the service's whole life: start-up,
  * seeding and every scenario. bench/results.json holds each period's epoch

@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
+import { answerParserErrors } from './http/client-error';
 import { installHttpPipeline } from './http/http-setup';
 import { applyUrlSpaces } from './http/url-space';
 import { recordHttpMetrics } from './metrics/http-metrics.middleware';
@@ -31,6 +32,7 @@ export async function createApp(
   app.useLogger(app.get(Logger));
   app.use(recordHttpMetrics);
   installHttpPipeline(app, config);
+  answerParserErrors(app.getHttpServer());
   mountSwagger(app);
   await app.init();
   return app;

@@ -28,7 +28,9 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config),
-        LoggerModule.forRoot(loggerParams(config)),
+        // The access log itself is the first middleware (installHttpPipeline), so
+        // requests refused before routing are logged too; Nest's logger joins it.
+        LoggerModule.forRoot({ ...loggerParams(config), useExisting: true }),
         DiscoveryModule,
         ClockModule,
         DatabaseModule,

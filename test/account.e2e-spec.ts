@@ -83,7 +83,7 @@ describe('accounts: register, login, profile (API.md §3)', () => {
       ['an invalid email', { email: 'not-an-email' }, 'email'],
       ['a missing username', { username: undefined }, 'username'],
       ['an empty name', { name: '   ' }, 'name'],
-      ['meta_data that is not an object', { meta_data: ['a', 'b'] }, 'meta_data'],
+      ['meta_data that is neither an object nor an array', { meta_data: 'a, b' }, 'meta_data'],
       ['meta_data over 16 KiB', { meta_data: { blob: 'x'.repeat(16 * 1024) } }, 'meta_data'],
     ])(
       'refuses %s: 400 VALIDATION_FAILED naming the field, nothing stored',

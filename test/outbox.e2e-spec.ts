@@ -69,10 +69,12 @@ describe('outbox delivery (DESIGN: outbox, D25)', () => {
           subject: 'Hello a@example.test',
           text: 'Text for a@example.test',
           html: '<p>Hi</p>',
+          messageId: expect.stringMatching(/^<outbox-[0-9a-f-]{36}@localhost>$/),
         },
       ],
     ]);
     const [row] = await rowsTo('a@example.test');
+    expect(calls[0][0].messageId).toBe(`<outbox-${row.uuid}@localhost>`);
     expect(row).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
     expect(row.sent_at).toBeInstanceOf(Date);
     const [mail] = await readMails(t, 'A@EXAMPLE.TEST');

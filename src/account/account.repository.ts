@@ -1,20 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { UserEntity } from './user.entity';
+import { MetaData, UserEntity } from './user.entity';
 
 export interface NewUser {
   email: string;
   name: string;
   username: string;
   passwordHash: string;
-  metaData: Record<string, unknown>;
+  metaData: MetaData;
 }
 
 export interface ProfilePatch {
   name?: string;
   username?: string;
-  metaData?: Record<string, unknown>;
+  metaData?: MetaData;
 }
 
 /** Which unique field a write collided with, from the index that refused it. */

@@ -7,6 +7,9 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 
+/** Free-form data a client keeps with the user: a JSON object or an array, stored as sent. */
+export type MetaData = Record<string, unknown> | unknown[];
+
 @Entity('users')
 // Functional unique indexes (lower(...)) live in the migration; TypeORM must leave them alone.
 @Index('users_email_lower_key', { synchronize: false })
@@ -28,7 +31,7 @@ export class UserEntity {
   passwordHash!: string;
 
   @Column({ name: 'meta_data', type: 'jsonb', default: {} })
-  metaData!: Record<string, unknown>;
+  metaData!: MetaData;
 
   @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
   emailVerifiedAt!: Date | null;

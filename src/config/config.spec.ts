@@ -98,7 +98,8 @@ describe('loadConfig', () => {
 
 describe('TRUST_PROXY', () => {
   it.each([
-    [undefined, ['loopback', 'linklocal', 'uniquelocal']],
+    [undefined, false],
+    ['loopback,uniquelocal', ['loopback', 'uniquelocal']],
     ['false', false],
     ['2', 2],
     ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],

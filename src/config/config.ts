@@ -295,7 +295,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`
   ).replace(/\/$/, '');
 
-  const trustRaw = read(env, 'TRUST_PROXY') ?? 'loopback,linklocal,uniquelocal';
+  // Default: no proxy is trusted, so a client that sends X-Forwarded-For itself
+  // cannot choose the address its per-IP limits are counted under.
+  const trustRaw = read(env, 'TRUST_PROXY') ?? 'false';
   let trustProxy: boolean | number | string[];
   if (trustRaw === 'true' || trustRaw === 'false') {
     trustProxy = trustRaw === 'true';

@@ -16,6 +16,8 @@ export function migrationsGlob(): string {
 
 export interface OpenDatabase {
   dataSource: DataSource;
+  /** The embedded database when there is no DATABASE_URL. */
+  embedded: EmbeddedPostgres | undefined;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function openDatabase(config: AppConfig, options: OpenOptions): Pro
   }
   return {
     dataSource,
+    embedded,
     async close() {
       if (dataSource.isInitialized) await dataSource.destroy();
       await embedded?.stop();

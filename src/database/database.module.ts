@@ -5,7 +5,8 @@ import { APP_CONFIG } from '../config/config.module';
 import { openDatabase, OpenDatabase } from './data-source';
 import { PgNotifications } from './pg-notifications';
 
-const OPEN_DATABASE = Symbol('OPEN_DATABASE');
+/** The opened store of record (its DataSource and, in embedded mode, the embedded database). */
+export const OPEN_DATABASE = Symbol('OPEN_DATABASE');
 
 @Global()
 @Module({
@@ -22,7 +23,7 @@ const OPEN_DATABASE = Symbol('OPEN_DATABASE');
     },
     PgNotifications,
   ],
-  exports: [DataSource, PgNotifications],
+  exports: [DataSource, PgNotifications, OPEN_DATABASE],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(OPEN_DATABASE) private readonly db: OpenDatabase) {}

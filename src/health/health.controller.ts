@@ -6,6 +6,9 @@ import { ApiErrors } from '../http/api-docs';
 import { ApiError } from '../http/api-error';
 import { SpaceController } from '../http/url-space';
 
+/** A readiness probe that waits longer than this is answered "not ready". */
+const READINESS_TIMEOUT_MS = 1500;
+
 @ApiTags('health')
 @Public()
 @SpaceController('root', 'health')
@@ -27,16 +30,28 @@ export class HealthController {
   /**
    * Readiness
    *
-   * @remarks Answers 200 when the database answers, 503 while it cannot be reached; needs no key.
-   * For a readiness probe: take the replica out of rotation while it fails.
+   * @remarks Answers 200 when the database answers, 503 SERVICE_UNAVAILABLE (with Retry-After)
+   * while it cannot be reached; needs no key. For a readiness probe: take the replica out of
+   * rotation while it fails.
    */
   @Get('ready')
   @ApiErrors(503)
   async checkReadiness(): Promise<{ status: string }> {
+    // Refused, reset, or slower than 1.5 s: not ready, for the whole outage,
+    // so a load balancer keeps traffic away; the pool reconnects by itself.
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error('readiness probe timed out')),
+        READINESS_TIMEOUT_MS,
+      );
+    });
     try {
-      await this.dataSource.query('SELECT 1');
+      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
     } catch {
-      throw new ApiError(503, 'INTERNAL', 'The database is not reachable.');
+      throw ApiError.serviceUnavailable();
+    } finally {
+      clearTimeout(timer);
     }
     return { status: 'ready' };
   }

@@ -11,8 +11,13 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'UNPROCESSABLE'
   | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'SERVICE_UNAVAILABLE'
   | 'RATE_LIMITED'
   | 'INTERNAL';
+
+/** What a client is told to wait during a database outage. */
+export const SERVICE_RETRY_AFTER_SECONDS = 2;
 
 export interface ErrorDetail {
   field?: string;
@@ -62,6 +67,15 @@ export class ApiError extends HttpException {
 
   static unprocessable(message: string, details: ErrorDetail[] = []): ApiError {
     return new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, 'UNPROCESSABLE', message, details);
+  }
+
+  static serviceUnavailable(
+    message = 'The database is not reachable; try again shortly.',
+    retryAfterSeconds = SERVICE_RETRY_AFTER_SECONDS,
+  ): ApiError {
+    return new ApiError(HttpStatus.SERVICE_UNAVAILABLE, 'SERVICE_UNAVAILABLE', message, [], {
+      'Retry-After': String(retryAfterSeconds),
+    });
   }
 
   static rateLimited(retryAfterSeconds: number): ApiError {

@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { ApiError, ErrorCode, ErrorDetail } from './api-error';
+import { isDatabaseUnavailable } from '../database/connection-errors';
+import { ApiError, ErrorCode, ErrorDetail, SERVICE_RETRY_AFTER_SECONDS } from './api-error';
 import { errorBody, ErrorBody } from './envelope';
 
 export interface ErrorResponse {
@@ -16,7 +17,8 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   405: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
-  415: 'BAD_REQUEST',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  431: 'BAD_REQUEST',
   422: 'UNPROCESSABLE',
   429: 'RATE_LIMITED',
 };
@@ -37,15 +39,31 @@ function fromParser(error: ParserError): ErrorResponse | undefined {
       return plain(400, 'BAD_REQUEST', 'The body is not valid JSON.');
     case 'entity.too.large':
       return plain(413, 'PAYLOAD_TOO_LARGE', 'The body is too large.');
+    case 'entity.too.deep':
+      return plain(400, 'BAD_REQUEST', 'The body is nested too deeply.');
     case 'encoding.unsupported':
+      return plain(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Send the body uncompressed or in gzip, deflate or br.',
+      );
     case 'charset.unsupported':
     case 'request.size.invalid':
     case 'request.aborted':
     case 'stream.encoding.set':
       return plain(400, 'BAD_REQUEST', 'The body could not be read.');
     default:
-      return undefined;
+      break;
   }
+  // Any other client error raised by Express or a parser (a body that does not
+  // decode, a path that is not valid percent-encoding) keeps its 4xx.
+  const status = error.status ?? error.statusCode;
+  if (error.expose !== false && typeof status === 'number' && status >= 400 && status < 500) {
+    const code = CODE_BY_STATUS[status] ?? 'BAD_REQUEST';
+    const message = status === 400 ? 'The request could not be read.' : 'The request was refused.';
+    return plain(status === 405 ? 404 : status, code, message);
+  }
+  return undefined;
 }
 
 function plain(
@@ -86,6 +104,15 @@ export function toErrorResponse(error: unknown, requestId: string, logger: Logge
     const parsed = fromParser(error as ParserError);
     if (parsed) return parsed;
   }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ err: error, requestId }, 'Database unavailable');
+    return {
+      status: 503,
+      body: errorBody('SERVICE_UNAVAILABLE', 'The database is not reachable; try again shortly.'),
+      headers: { 'Retry-After': String(SERVICE_RETRY_AFTER_SECONDS) },
+    };
+  }
+
   logger.error({ err: error, requestId }, 'Unhandled error');
   return plain(500, 'INTERNAL', `Something went wrong on our side (request id ${requestId}).`);
 }

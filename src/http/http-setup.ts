@@ -2,8 +2,11 @@ import { Logger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { json, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { Options, pinoHttp } from 'pino-http';
 import { AppConfig } from '../config/config';
 import { toErrorResponse } from './error-response';
+import { refuseDeepJson, refuseUnstorableText } from './input-rules';
+import { loggerParams } from './logging';
 import { requestIdMiddleware, requestIdOf } from './request-id';
 
 export const JSON_BODY_LIMIT = '1mb';
@@ -23,6 +26,33 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
   next(Object.assign(new Error('unsupported content type'), { type: 'content.type', status: 400 }));
 }
 
+/** Body encodings the JSON parser decodes; anything else is 415. */
+const BODY_ENCODINGS = new Set(['identity', 'gzip', 'x-gzip', 'deflate', 'br']);
+
+/** A body in an encoding the service does not decode is 415, before anything reads it. */
+function requireKnownEncoding(req: Request, res: Response, next: NextFunction): void {
+  const encoding = req.headers['content-encoding'];
+  if (encoding === undefined || !hasBody(req)) return next();
+  if (BODY_ENCODINGS.has(encoding.trim().toLowerCase())) return next();
+  next(Object.assign(new Error('unsupported content encoding'), { type: 'encoding.unsupported' }));
+}
+
+/**
+ * The one rule for strings: U+0000 or a lone surrogate in a query or body
+ * value (or key), at any depth, is 400 naming the field, before any route
+ * runs (PostgreSQL cannot store NUL; no client means to send either). Path
+ * parameters are checked by the validation pipe, which knows their names.
+ */
+function refuseUnstorableInput(req: Request, res: Response, next: NextFunction): void {
+  try {
+    refuseUnstorableText(req.query, '');
+    if (req.body !== undefined) refuseUnstorableText(req.body, '');
+    next();
+  } catch (error) {
+    next(error);
+  }
+}
+
 /**
  * Express-level plumbing that runs before Nest's router: request id, security
  * headers, CORS (D3), the JSON body with its 1 MiB limit, and the envelope for
@@ -34,6 +64,9 @@ export function installHttpPipeline(app: NestExpressApplication, config: AppConf
   // Per-IP rate limits read the client address; only listed proxies may set it.
   app.set('trust proxy', config.trustProxy);
   app.use(requestIdMiddleware);
+  // The access log, before anything can refuse the request, so every answer
+  // (a 400 from the body parser included) is logged with its status and time.
+  app.use(pinoHttp(loggerParams(config).pinoHttp as Options));
   // Uploaded images are read from other origins (storefront); plain-http
   // deployments behind a proxy must not have their docs assets upgraded.
   app.use(
@@ -51,21 +84,28 @@ export function installHttpPipeline(app: NestExpressApplication, config: AppConf
       'Content-Type',
       'Idempotency-Key',
       'x-request-id',
+      'x-order-token',
     ],
     exposedHeaders: ['x-request-id', 'Idempotent-Replayed', 'Retry-After'],
     maxAge: 600,
   });
   app.use(requireJsonBody);
-  // The raw bytes stay on req.rawBody: a provider's webhook signature is checked over them.
+  app.use(requireKnownEncoding);
+  // Decodes gzip/deflate/br (the limit applies to the decoded body) and
+  // refuses nesting deeper than the limit from the raw text, before parsing.
+  // The raw (decoded) bytes stay on req.rawBody: a provider's webhook signature is checked over them.
   app.use(
     json({
       limit: JSON_BODY_LIMIT,
       type: 'application/json',
-      verify: (req: Request & { rawBody?: Buffer }, _res, buffer) => {
-        req.rawBody = buffer;
+      inflate: true,
+      verify: (req: Request & { rawBody?: Buffer }, _res, body) => {
+        refuseDeepJson(body);
+        req.rawBody = body;
       },
     }),
   );
+  app.use(refuseUnstorableInput);
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     const answer = toErrorResponse(error, requestIdOf(req), logger);

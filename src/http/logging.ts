@@ -6,11 +6,21 @@ import { AppConfig } from '../config/config';
 const SECRET_KEY = /password|token|secret|api_key|authorization/i;
 const SECRET_QUERY = /([?&](?:access_token|api_key|token|signature)=)[^&]*/gi;
 
-/** Censors `password*`, `token*` and friends at any depth of a logged object. */
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Censors `password*`, `token*` and friends at any depth of a logged object.
+ * Only plain objects and arrays are copied: the request and response objects
+ * are left whole for their serializers (a copy would lose the prototype's
+ * getters, and the access log would say `"statusCode": null`).
+ */
 export function redactSecrets(value: unknown, depth = 0): unknown {
   if (depth > 8 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item) => redactSecrets(item, depth + 1));
-  if (value instanceof Error) return value;
+  if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     out[key] = SECRET_KEY.test(key) ? '[redacted]' : redactSecrets(inner, depth + 1);

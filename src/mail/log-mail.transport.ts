@@ -17,7 +17,8 @@ export class LogMailTransport extends MailPort {
   }
 
   async send(message: MailMessage): Promise<void> {
-    const head = `Mail (log transport) from ${this.from} to ${message.to}: ${message.subject}`;
+    const id = message.messageId ? ` ${message.messageId}` : '';
+    const head = `Mail (log transport)${id} from ${this.from} to ${message.to}: ${message.subject}`;
     this.logger.log(this.logBody ? `${head}\n${message.text}` : head);
   }
 }

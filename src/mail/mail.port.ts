@@ -4,6 +4,12 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * The Message-ID header, `<id@domain>`. The outbox derives it from the row,
+   * so a mail sent twice (a crash between the SMTP answer and the commit) is
+   * the same message to the receiving side.
+   */
+  messageId?: string;
 }
 
 /**

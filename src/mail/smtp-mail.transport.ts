@@ -27,6 +27,7 @@ export class SmtpMailTransport extends MailPort {
       subject: message.subject,
       text: message.text,
       ...(message.html ? { html: message.html } : {}),
+      ...(message.messageId ? { messageId: message.messageId } : {}),
     });
   }
 

@@ -122,7 +122,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
         'envelope `{status, message, data}` (lists add `meta` with paging); errors carry ' +
         '`error.code` and `error.details`. Every call except health, docs, metrics and file reads ' +
         'sends an API key in `x-api-key`; the owner’s calls also send `Authorization: Bearer ' +
-        '<access_token>` from login. The repository’s `docs/` folder walks through the whole flow.',
+        '<access_token>` from login. The repository’s `docs/` folder walks through the whole flow. ' +
+        'Request bodies may be sent in Content-Encoding gzip, deflate or br (any other is 415 ' +
+        'UNSUPPORTED_MEDIA_TYPE); JSON nested deeper than 32 levels is 400 BAD_REQUEST; text ' +
+        'holding U+0000 or a lone UTF-16 surrogate is 400 VALIDATION_FAILED naming the field. ' +
+        'While the database is unreachable, any operation that needs it answers 503 ' +
+        'SERVICE_UNAVAILABLE with Retry-After.',
     )
     .setVersion('1.0.0')
     .setLicense('Proprietary: all rights reserved', '')

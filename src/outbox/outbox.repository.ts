@@ -65,6 +65,17 @@ export class OutboxRepository {
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 
+  /**
+   * Extends the lease of rows this process claimed and has not finished; a
+   * row no longer pending is left alone.
+   */
+  async renewLeases(uuids: string[], leaseUntil: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE outbox SET available_at = $2 WHERE uuid = ANY($1::uuid[]) AND status = 'pending'`,
+      [uuids, leaseUntil],
+    );
+  }
+
   async markSent(uuid: string, at: Date): Promise<void> {
     await this.dataSource.query(
       `UPDATE outbox SET status = 'sent', sent_at = $2, last_error = NULL WHERE uuid = $1`,

@@ -1,5 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock';
+import { AppConfig } from '../config/config';
+import { InjectConfig } from '../config/config.module';
 import { MailMessage, MailPort } from '../mail/mail.port';
 import { OutboxKind } from './outbox.entity';
 import { ClaimedRow, OutboxRepository } from './outbox.repository';
@@ -13,8 +15,19 @@ export type OutboxHandler = (
 
 const POLL_INTERVAL_MS = 1_000;
 const BATCH_SIZE = 20;
-/** Longer than the slowest delivery (SMTP socket timeout 30 s). */
-const LEASE_MS = 5 * 60_000;
+/**
+ * How long a claimed row is kept from other processes. Short, so rows a
+ * crashed process had claimed are sent again about a minute after; a slow
+ * delivery renews it every LEASE_RENEW_MS while it runs.
+ */
+export const OUTBOX_LEASE_MS = 60_000;
+const LEASE_RENEW_MS = 20_000;
+
+/** The Message-ID of the mail of one outbox row: the same on every attempt. */
+export function outboxMessageId(rowUuid: string, from: string): string {
+  const domain = /@([A-Za-z0-9.-]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+  return `<outbox-${rowUuid}@${domain}>`;
+}
 
 function mailOf(payload: Record<string, unknown>): MailMessage {
   const { to, subject, text, html } = payload;
@@ -48,8 +61,11 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly repository: OutboxRepository,
     private readonly clock: Clock,
     mail: MailPort,
+    @InjectConfig() config: AppConfig,
   ) {
-    this.registerHandler('mail', (payload) => mail.send(mailOf(payload)));
+    this.registerHandler('mail', (payload, row) =>
+      mail.send({ ...mailOf(payload), messageId: outboxMessageId(row.uuid, config.mailFrom) }),
+    );
   }
 
   /** Who performs rows of `kind`; a later registration replaces an earlier one. */
@@ -103,10 +119,29 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const now = this.clock.now();
     const rows = await this.repository.claimDue(
       now,
-      new Date(now.getTime() + LEASE_MS),
+      new Date(now.getTime() + OUTBOX_LEASE_MS),
       BATCH_SIZE,
     );
-    for (const row of rows) await this.deliver(row);
+    // Every claimed row still waiting or in delivery keeps its lease while a
+    // slow send runs, so no other process takes a row this one will send.
+    const open = new Set(rows.map((row) => row.uuid));
+    const renewal = setInterval(() => {
+      if (open.size === 0) return;
+      this.repository
+        .renewLeases([...open], new Date(this.clock.nowMs() + OUTBOX_LEASE_MS))
+        .catch((error: unknown) =>
+          this.logger.warn(`Outbox leases not renewed: ${reasonOf(error)}`),
+        );
+    }, LEASE_RENEW_MS);
+    renewal.unref();
+    try {
+      for (const row of rows) {
+        await this.deliver(row);
+        open.delete(row.uuid);
+      }
+    } finally {
+      clearInterval(renewal);
+    }
     return rows.length;
   }
 

@@ -41,6 +41,8 @@ export async function startTestApp(
     API_KEYS: TEST_API_KEY,
     JWT_SECRET: TEST_JWT_SECRET,
     PORT: '0',
+    // The tests stand in for a proxy on loopback: each guest sends its own X-Forwarded-For.
+    TRUST_PROXY: 'loopback',
     ...db.env,
     ...env,
   });

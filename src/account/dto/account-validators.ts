@@ -17,6 +17,18 @@ export function EqualsField(other: string, options?: ValidationOptions): Propert
     });
 }
 
+/** A JSON object or array (meta_data: clients send either, and it is stored as sent). */
+export function IsJsonContainer(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isObject',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: '$property must be a JSON object or array', ...options },
+      validator: { validate: (value: unknown) => typeof value === 'object' && value !== null },
+    });
+}
+
 /** The value, written as JSON, fits in `bytes` (meta_data: 16 KiB). */
 export function MaxJsonBytes(bytes: number, options?: ValidationOptions): PropertyDecorator {
   return (target, propertyName) =>

@@ -2,20 +2,25 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   IsEmail,
   IsNotEmpty,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
   MaxLength,
   MinLength,
 } from 'class-validator';
-import { EqualsField, MaxJsonBytes, Trim } from './account-validators';
+import { MetaData } from '../user.entity';
+import { EqualsField, IsJsonContainer, MaxJsonBytes, Trim } from './account-validators';
 
 export const PASSWORD_MIN = 4;
 export const PASSWORD_MAX = 256;
 export const META_DATA_MAX_BYTES = 16 * 1024;
 /** Printable text: no control characters. */
 export const PRINTABLE = /^[^\p{Cc}]*$/u;
+
+export type { MetaData } from '../user.entity';
+
+/** What the owner web client sends as meta_data. */
+const META_DATA_EXAMPLE = [{ meta_key: 'phone', meta_value: '+233 20 000 0000', extra_data: {} }];
 
 export class RegisterUserDto {
   /** Unique, ignoring letter case (409 otherwise). */
@@ -50,10 +55,19 @@ export class RegisterUserDto {
   @Matches(PRINTABLE, { message: 'username must not contain control characters' })
   username!: string;
 
-  /** Any JSON object, up to 16 KiB; stored with the user. */
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  /**
+   * Any JSON object or array, up to 16 KiB as JSON; stored with the user as
+   * sent (the owner web client sends `[{meta_key, meta_value, extra_data}]`).
+   */
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'object', additionalProperties: true },
+      { type: 'array', items: {} },
+    ],
+    example: META_DATA_EXAMPLE,
+  })
   @IsOptional()
-  @IsObject()
+  @IsJsonContainer()
   @MaxJsonBytes(META_DATA_MAX_BYTES)
-  meta_data?: Record<string, unknown>;
+  meta_data?: MetaData;
 }

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsNotEmpty, IsObject, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import { MaxJsonBytes, Trim } from './account-validators';
-import { META_DATA_MAX_BYTES, PRINTABLE } from './register.dto';
+import { IsNotEmpty, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { IsJsonContainer, MaxJsonBytes, Trim } from './account-validators';
+import { META_DATA_MAX_BYTES, MetaData, PRINTABLE } from './register.dto';
 
 /** Fields sent replace the stored ones; `meta_data` is replaced whole. Email and password change elsewhere. */
 export class UpdateUserDto {
@@ -22,10 +22,16 @@ export class UpdateUserDto {
   @Matches(PRINTABLE, { message: 'username must not contain control characters' })
   username?: string | null;
 
-  /** Any JSON object, up to 16 KiB; null clears it. */
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
-  @IsObject()
+  /** Any JSON object or array, up to 16 KiB; stored as sent. Here null is a value: it clears it. */
+  @ApiPropertyOptional({
+    oneOf: [
+      { type: 'object', additionalProperties: true },
+      { type: 'array', items: {} },
+    ],
+    nullable: true,
+  })
+  @ValidateIf((_dto: UpdateUserDto, value: unknown) => value !== undefined && value !== null)
+  @IsJsonContainer()
   @MaxJsonBytes(META_DATA_MAX_BYTES)
-  meta_data?: Record<string, unknown> | null;
+  meta_data?: MetaData | null;
 }

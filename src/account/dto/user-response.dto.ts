@@ -1,3 +1,4 @@
+import { MetaData } from '../user.entity';
 import { ApiProperty } from '@nestjs/swagger';
 import { UserEntity } from '../user.entity';
 
@@ -36,8 +37,13 @@ export class UserProfileDto {
   email!: string;
   name!: string;
   username!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true })
-  meta_data!: Record<string, unknown>;
+  @ApiProperty({
+    oneOf: [
+      { type: 'object', additionalProperties: true },
+      { type: 'array', items: {} },
+    ],
+  })
+  meta_data!: MetaData;
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   email_verified_at!: string | null;
   @ApiProperty({ type: String, format: 'date-time' })

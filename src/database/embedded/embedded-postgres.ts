@@ -1,9 +1,12 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { Logger } from '@nestjs/common';
 import { DataDirLock } from './data-dir-lock';
 
 const SOCKET_PORT = 5432;
+/** Wait before starting a worker again after it died on its own. */
+const RESTART_DELAY_MS = 1000;
 
 export interface EmbeddedConnection {
   /** Directory of the unix socket, as pg's `host`. */
@@ -14,48 +17,48 @@ export interface EmbeddedConnection {
 }
 
 /**
- * The embedded PostgreSQL of DESIGN.md: PGlite in a worker thread, reachable
- * by the ordinary pg driver over a unix socket in the data directory.
+ * The embedded PostgreSQL: PGlite in a worker thread, reachable by the
+ * ordinary pg driver over a unix socket in the data directory.
+ *
+ * After a crash (`kill -9`) the lock file and the socket file stay behind.
+ * The lock names its process: a dead one's lock is taken over, a live one's
+ * refuses the start. Once the lock is held no other process can be serving
+ * the socket, so a socket file left there is removed before listening.
+ * If the worker dies while the service runs, it is started again; requests
+ * meanwhile answer 503 and the pool reconnects on its own.
  */
 export class EmbeddedPostgres {
   private worker: Worker | undefined;
   private readonly lock: DataDirLock;
+  private readonly logger = new Logger('EmbeddedDatabase');
+  private running = false;
+  private restartTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly dataDir: string) {
     this.lock = new DataDirLock(dataDir);
+  }
+
+  get socketPath(): string {
+    return join(this.dataDir, `.s.PGSQL.${SOCKET_PORT}`);
   }
 
   async start(): Promise<EmbeddedConnection> {
     mkdirSync(this.dataDir, { recursive: true });
     this.lock.acquire();
     try {
-      this.worker = spawnWorker({
-        dataDir: join(this.dataDir, 'pgdata'),
-        socketDir: this.dataDir,
-        port: SOCKET_PORT,
-      });
-      await new Promise<void>((resolve, reject) => {
-        const worker = this.worker!;
-        const onMessage = (message: { type: string; message?: string }) => {
-          if (message.type === 'ready') resolve();
-          if (message.type === 'error')
-            reject(new Error(`Embedded database failed to start: ${message.message}`));
-        };
-        worker.on('message', onMessage);
-        worker.once('error', reject);
-        worker.once('exit', (code) =>
-          reject(new Error(`Embedded database worker exited with code ${code}`)),
-        );
-      });
+      await this.spawn();
     } catch (error) {
       await this.stop();
       throw error;
     }
+    this.running = true;
     return { host: this.dataDir, port: SOCKET_PORT, user: 'postgres', database: 'postgres' };
   }
 
   /** Closes PGlite cleanly (its files flushed) and releases the lock. */
   async stop(): Promise<void> {
+    this.running = false;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     const worker = this.worker;
     this.worker = undefined;
     if (worker) {
@@ -72,6 +75,54 @@ export class EmbeddedPostgres {
       });
     }
     this.lock.release();
+  }
+
+  private removeStaleSocket(): void {
+    if (!existsSync(this.socketPath)) return;
+    this.logger.warn(`Removing the socket file a stopped process left: ${this.socketPath}`);
+    unlinkSync(this.socketPath);
+  }
+
+  private async spawn(): Promise<void> {
+    this.removeStaleSocket();
+    const worker = spawnWorker({
+      dataDir: join(this.dataDir, 'pgdata'),
+      socketDir: this.dataDir,
+      port: SOCKET_PORT,
+    });
+    this.worker = worker;
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (message: { type: string; message?: string }) => {
+        if (message.type === 'ready') resolve();
+        if (message.type === 'error')
+          reject(new Error(`Embedded database failed to start: ${message.message}`));
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+      worker.once('exit', (code) =>
+        reject(new Error(`Embedded database worker exited with code ${code}`)),
+      );
+    });
+    worker.once('exit', (code) => {
+      if (this.worker !== worker || !this.running) return;
+      this.worker = undefined;
+      this.logger.error(`Embedded database worker exited (code ${code}); starting it again`);
+      this.restartLater();
+    });
+  }
+
+  private restartLater(): void {
+    this.restartTimer = setTimeout(() => {
+      if (!this.running) return;
+      this.spawn().catch((error: unknown) => {
+        this.logger.error(
+          `Embedded database did not start again: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        this.worker = undefined;
+        this.restartLater();
+      });
+    }, RESTART_DELAY_MS);
+    this.restartTimer.unref();
   }
 }
 

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { NullIsAValue } from '../../http/validation';
 import { Transform } from 'class-transformer';
 import {
   IsIn,
@@ -20,12 +21,25 @@ const LONG_TEXT = 64 * 1024;
 const numberAsString = ({ value }: { value: unknown }) =>
   typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
 
+/**
+ * The owner web client's status dropdown sends its labels, `Enable` and
+ * `Disable`, in any letter case: they are taken as `enabled`/`disabled` and
+ * stored as such. Other values are left for @IsIn to refuse.
+ */
+export const normaliseStatus = ({ value }: { value: unknown }) => {
+  if (typeof value !== 'string') return value;
+  const lower = value.trim().toLowerCase();
+  if (lower === 'enable' || lower === 'enabled') return 'enabled';
+  if (lower === 'disable' || lower === 'disabled') return 'disabled';
+  return value;
+};
+
 const present = (value: unknown) => value !== undefined && value !== null && value !== '';
 
 /**
  * The body of create (POST) and update (PUT). On update, fields sent replace
- * the stored ones and fields left out keep theirs; `extra_data` is replaced
- * whole. Server-owned fields (`uuid`, `entity_type`, `created_at`,
+ * the stored ones (null clears a field marked NullIsAValue) and fields left
+ * out keep theirs; `extra_data` is replaced whole. Server-owned fields (`uuid`, `entity_type`, `created_at`,
  * `updated_at`, `trashed_at`) and unknown fields are ignored (D6).
  */
 export class EntityBodyDto {
@@ -35,12 +49,14 @@ export class EntityBodyDto {
    * the first record back with 200 (D13). Ignored on update.
    */
   @IsOptional()
+  @NullIsAValue()
   @Transform(numberAsString)
   @IsString()
   @MaxLength(128)
   request_id?: string | null;
 
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(255)
   slug?: string | null;
@@ -51,21 +67,25 @@ export class EntityBodyDto {
    * one business (D14, 409 otherwise).
    */
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(255)
   meta_key?: string | null;
 
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(LONG_TEXT)
   meta_value?: string | null;
 
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(255)
   title_name?: string | null;
 
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(LONG_TEXT)
   description?: string | null;
@@ -77,9 +97,14 @@ export class EntityBodyDto {
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
   entity_featured_url?: string | null;
 
-  /** Default `enabled`; only enabled records are shown to the public. */
-  @ValidateIf((body: EntityBodyDto) => body.status !== undefined)
-  @IsIn(ENTITY_STATUSES)
+  /**
+   * Default `enabled`; only enabled records are shown to the public.
+   * `Enable`/`Disable` in any letter case are accepted and stored as
+   * `enabled`/`disabled`.
+   */
+  @ValidateIf((body: EntityBodyDto) => body.status !== undefined && body.status !== null)
+  @Transform(normaliseStatus)
+  @IsIn(ENTITY_STATUSES, { message: 'status must be enabled or disabled' })
   @ApiProperty({ enum: ENTITY_STATUSES, required: false, default: 'enabled' })
   status?: EntityStatus;
 
@@ -93,6 +118,7 @@ export class EntityBodyDto {
    * left out, it is taken to be that type. Another type is 400.
    */
   @IsOptional()
+  @NullIsAValue()
   @IsString()
   @MaxLength(64)
   parent_entity_type?: string | null;
@@ -108,6 +134,7 @@ export class EntityBodyDto {
    * string; unknown keys are kept; at most 64 KiB.
    */
   @IsOptional()
+  @NullIsAValue()
   @IsObject()
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   extra_data?: Record<string, unknown> | null;
