@@ -9,7 +9,6 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE: a Content-Encoding the service does not decode',
   422: 'UNPROCESSABLE: a business rule refused it; details say which',
   415: 'UNSUPPORTED_MEDIA_TYPE: a body in a Content-Encoding other than gzip, deflate or br',
   429: 'RATE_LIMITED (see Retry-After)',
