@@ -122,8 +122,9 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Answers 200 when the database answers, 503 while it cannot be reached; needs no key.
-         *     For a readiness probe: take the replica out of rotation while it fails.
+         * @description Answers 200 when the database answers, 503 SERVICE_UNAVAILABLE (with Retry-After)
+         *     while it cannot be reached; needs no key. For a readiness probe: take the replica out of
+         *     rotation while it fails.
          */
         get: operations["checkReadiness"];
         put?: never;
@@ -1313,6 +1314,8 @@ export interface components {
             slug?: string | null;
             /**
              * @description Default `enabled`; only enabled records are shown to the public.
+             *     `Enable`/`Disable` in any letter case are accepted and stored as
+             *     `enabled`/`disabled`.
              * @default enabled
              * @enum {string}
              */
@@ -1887,10 +1890,20 @@ export interface components {
              * @description Unique, ignoring letter case (409 otherwise).
              */
             email: string;
-            /** @description Any JSON object, up to 16 KiB; stored with the user. */
+            /**
+             * @description Any JSON object or array, up to 16 KiB as JSON; stored with the user as
+             *     sent (the owner web client sends `[{meta_key, meta_value, extra_data}]`).
+             * @example [
+             *       {
+             *         "extra_data": {},
+             *         "meta_key": "phone",
+             *         "meta_value": "+233 20 000 0000"
+             *       }
+             *     ]
+             */
             meta_data?: {
                 [key: string]: unknown;
-            };
+            } | unknown[];
             name: string;
             /** @description 4 to 256 characters. */
             password: string;
@@ -1998,10 +2011,10 @@ export interface components {
             status?: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
         };
         UpdateUserDto: {
-            /** @description Any JSON object, up to 16 KiB; null clears it. */
-            meta_data?: {
+            /** @description Any JSON object or array, up to 16 KiB; stored as sent. Here null is a value: it clears it. */
+            meta_data?: ({
                 [key: string]: unknown;
-            } | null;
+            } | null) | unknown[];
             name?: string | null;
             /** @description Unique, ignoring letter case (409 otherwise). */
             username?: string | null;
@@ -2092,7 +2105,7 @@ export interface components {
             email_verified_at: string | null;
             meta_data: {
                 [key: string]: unknown;
-            };
+            } | unknown[];
             name: string;
             /** Format: date-time */
             updated_at: string;
@@ -2414,7 +2427,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description SERVICE_UNAVAILABLE: the database cannot be reached (see Retry-After) */
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; try again after Retry-After seconds */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -24,14 +24,15 @@ export class UpdateUserDto {
 
   /** Any JSON object or array, up to 16 KiB; stored as sent. Here null is a value: it clears it. */
   @ApiPropertyOptional({
+    // OpenAPI 3.0 ties `nullable` to a `type`, so null is allowed on the object branch
+    // (and the property's type leaves `| null` out, which would put it beside `oneOf`).
     oneOf: [
-      { type: 'object', additionalProperties: true },
+      { type: 'object', additionalProperties: true, nullable: true },
       { type: 'array', items: {} },
     ],
-    nullable: true,
   })
   @ValidateIf((_dto: UpdateUserDto, value: unknown) => value !== undefined && value !== null)
   @IsJsonContainer()
   @MaxJsonBytes(META_DATA_MAX_BYTES)
-  meta_data?: MetaData | null;
+  meta_data?: MetaData;
 }
