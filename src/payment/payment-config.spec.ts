@@ -27,7 +27,10 @@ describe('payment settings', () => {
 
   it('accepts any callback origin outside production when unset, none in production', () => {
     expect(loadConfig(base).paymentCallbackOrigins).toBe('*');
-    expect(loadConfig({ ...base, NODE_ENV: 'production' }).paymentCallbackOrigins).toEqual([]);
+    expect(
+      loadConfig({ ...base, NODE_ENV: 'production', FRONT_URL: 'https://menu.example' })
+        .paymentCallbackOrigins,
+    ).toEqual([]);
     expect(
       loadConfig({ ...base, PAYMENT_CALLBACK_ORIGINS: 'https://shop.example, http://a.test:8080/' })
         .paymentCallbackOrigins,
