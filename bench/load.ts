@@ -9,7 +9,8 @@
  * load generator, but the service finishes them; so they are sent once more
  * afterwards with the same key and body, as a client retrying would, and
  * their answers are counted too. Then every stored order has exactly one
- * counted 201 (D20), which the harness checks against the database.
+ * counted 201 (a replayed key answers the first order), which the harness
+ * checks against the database.
  */
 import autocannon from 'autocannon';
 import { request } from 'node:http';

@@ -31,15 +31,15 @@ export class CreateEntities1763750100000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "entities_parent_idx" ON "entities" ("parent_entity_uuid")`,
     );
-    // D13: one record per (owner, type, request_id).
+    // One record per (owner, type, request_id): idempotent create.
     await queryRunner.query(
       `CREATE UNIQUE INDEX "entities_owner_type_request_key" ON "entities" ("owned_by", "entity_type", "request_id") WHERE "request_id" IS NOT NULL`,
     );
-    // D14: a top-level record's (business) meta_key is unique among live ones of its type, ignoring case.
+    // A top-level record's (business) meta_key is unique among live ones of its type, ignoring case.
     await queryRunner.query(
       `CREATE UNIQUE INDEX "entities_top_meta_key_key" ON "entities" ("entity_type", lower("meta_key")) WHERE "trashed_at" IS NULL AND "parent_entity_uuid" IS NULL AND "meta_key" IS NOT NULL`,
     );
-    // D14: a child's (menu) meta_key is unique among the live children of its parent.
+    // A child's (menu) meta_key is unique among the live children of its parent.
     await queryRunner.query(
       `CREATE UNIQUE INDEX "entities_child_meta_key_key" ON "entities" ("parent_entity_uuid", "entity_type", lower("meta_key")) WHERE "trashed_at" IS NULL AND "parent_entity_uuid" IS NOT NULL AND "meta_key" IS NOT NULL`,
     );

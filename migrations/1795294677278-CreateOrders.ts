@@ -31,7 +31,7 @@ export class CreateOrders1795294677278 implements MigrationInterface {
     await queryRunner.query(
       `CREATE UNIQUE INDEX "orders_order_reference_key" ON "orders" ("order_reference")`,
     );
-    // The owner inbox (D24): one owner's orders, newest first, stable paging.
+    // The owner inbox: one owner's orders, newest first, stable paging.
     await queryRunner.query(
       `CREATE INDEX "orders_owner_created_idx" ON "orders" ("owner_uuid", "created_at", "uuid")`,
     );
@@ -104,7 +104,7 @@ export class CreateOrders1795294677278 implements MigrationInterface {
         "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         CONSTRAINT "PK_notification_settings" PRIMARY KEY ("uuid")
       )`);
-    // Upsert by device (§5.3), per user so one user never overwrites another's row.
+    // Upsert by device, per user so one user never overwrites another's row.
     await queryRunner.query(
       `CREATE UNIQUE INDEX "notification_settings_user_device_key" ON "notification_settings" ("user_uuid", "device_id")`,
     );

@@ -4,18 +4,18 @@ export class EntityReadIndexes1795294826095 implements MigrationInterface {
   name = 'EntityReadIndexes1795294826095';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    // D14 asks for unique meta_keys among a business's menus, not among a menu's
+    // meta_keys must be unique among a business's menus, not among a menu's
     // items (two items may share a name), so the child index now covers menus only:
     // entity_type `{ns}_business_menu` for any namespace (API_NAMESPACE has no "_").
     await queryRunner.query(`DROP INDEX "entities_child_meta_key_key"`);
     await queryRunner.query(
       `CREATE UNIQUE INDEX "entities_menu_meta_key_key" ON "entities" ("parent_entity_uuid", "entity_type", lower("meta_key")) WHERE "trashed_at" IS NULL AND "parent_entity_uuid" IS NOT NULL AND "meta_key" IS NOT NULL AND "entity_type" ~ '^[a-z][a-z0-9]*_business_menu$'`,
     );
-    // D11 retrieve-by-meta-key and the list's meta_key filter, for every type.
+    // Retrieve-by-meta-key and the list's meta_key filter, for every type.
     await queryRunner.query(
       `CREATE INDEX "entities_type_meta_key_idx" ON "entities" ("entity_type", lower("meta_key")) WHERE "trashed_at" IS NULL`,
     );
-    // D17 and the item list: a menu's items by sort_position as a number, then
+    // The storefront and the item list: a menu's items by sort_position as a number, then
     // created_at, uuid. The expression must stay identical to numericSortKey()
     // in src/entity/entity.repository.ts for the planner to use it.
     await queryRunner.query(

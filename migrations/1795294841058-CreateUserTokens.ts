@@ -16,7 +16,7 @@ export class CreateUserTokens1795294841058 implements MigrationInterface {
         "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         CONSTRAINT "PK_user_tokens" PRIMARY KEY ("uuid")
       )`);
-    // D9: one live code per user and purpose; a new one replaces the row.
+    // One live code per user and purpose; a new one replaces the row.
     await queryRunner.query(
       `CREATE UNIQUE INDEX "user_tokens_user_purpose_key" ON "user_tokens" ("user_uuid", "purpose")`,
     );

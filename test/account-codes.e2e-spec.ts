@@ -5,7 +5,7 @@ import { apiHeaders } from './support/factory';
 import { countMails, lastMailTo, readMails, tokenIn } from './support/mail';
 import { startTestApp, TestApp } from './support/test-app';
 
-describe('accounts: emailed codes for reset, change and verify (D9)', () => {
+describe('accounts: emailed codes for reset, change and verify', () => {
   let t: TestApp;
   let clock: Clock;
 

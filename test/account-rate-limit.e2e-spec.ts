@@ -8,7 +8,7 @@ import { startTestApp, TestApp } from './support/test-app';
 
 const LIMIT = 3;
 
-describe('accounts: rate limits on login and code mails (D10)', () => {
+describe('accounts: rate limits on login and code mails, per IP and per email', () => {
   let t: TestApp;
   let clock: Clock;
   let ipSeq = 0;

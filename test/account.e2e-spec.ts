@@ -15,7 +15,7 @@ import { startTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 
 const SECRET_LOOKING = /password|token_hash|\$argon2/i;
 
-describe('accounts: register, login, profile (API.md §3)', () => {
+describe('accounts: register, login, profile', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -49,7 +49,7 @@ describe('accounts: register, login, profile (API.md §3)', () => {
       expect(row?.token_version).toBe(0);
     });
 
-    it('ignores unknown and server-owned fields (D6)', async () => {
+    it('ignores unknown and server-owned fields', async () => {
       const body = registerBody({
         uuid: '00000000-0000-4000-8000-000000000001',
         created_by: 'someone',
@@ -389,7 +389,7 @@ describe('accounts: register, login, profile (API.md §3)', () => {
     });
   });
 
-  describe('POST /user/oauth/{provider}/callback (D8)', () => {
+  describe('POST /user/oauth/{provider}/callback', () => {
     it('answers 404 NOT_FOUND: identity-provider sign-in is not enabled', async () => {
       const res = await t.http
         .post(`${t.core}/user/oauth/google/callback`)

@@ -9,7 +9,7 @@ import { expectError, expectOk } from './support/expect';
 import { apiHeaders, createUser } from './support/factory';
 import { startTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 
-describe('auth kernel (API.md §2, D7)', () => {
+describe('auth kernel: the API key on every call, Bearer tokens', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -83,7 +83,7 @@ describe('auth kernel (API.md §2, D7)', () => {
       }
     });
 
-    it('refuses a token whose version the user has moved past (D9) or whose user is gone', async () => {
+    it('refuses a token whose version the user has moved past (a password reset or change does) or whose user is gone', async () => {
       const user = await createUser(t);
       await t.dataSource
         .getRepository(UserEntity)
@@ -191,7 +191,7 @@ describe('auth kernel (API.md §2, D7)', () => {
   });
 });
 
-describe('URL spaces follow API_NAMESPACE (D1)', () => {
+describe('URL spaces follow API_NAMESPACE', () => {
   let t: TestApp;
 
   beforeAll(async () => {

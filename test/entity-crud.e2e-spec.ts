@@ -38,7 +38,7 @@ const itemExtra = {
   maximum_quantity_per_order: 3,
 };
 
-describe('entities: create, read, update, trash, restore (API.md §4)', () => {
+describe('entities: create, read, update, trash, restore', () => {
   let t: TestApp;
   let a: TestUser;
   let b: TestUser;
@@ -109,7 +109,7 @@ describe('entities: create, read, update, trash, restore (API.md §4)', () => {
       expect(business.request_id).toBe('1732200000001');
     });
 
-    it('never takes server-owned fields from the body and ignores unknown ones (D6)', async () => {
+    it('never takes server-owned fields from the body and ignores unknown ones', async () => {
       const res = await t.http.post(entityPath(t, 'business')).set(a.headers).send({
         uuid: '',
         entity_type: 'svc_something_else',
@@ -416,7 +416,7 @@ describe('entities: create, read, update, trash, restore (API.md §4)', () => {
     });
   });
 
-  describe('request_id (D13)', () => {
+  describe('request_id (idempotent create)', () => {
     it('gives the first record back with 200 for the same owner, type and request_id', async () => {
       const body = { request_id: '1732200000100', meta_key: 'Idempotent business' };
       const first = await t.http.post(entityPath(t, 'business')).set(a.headers).send(body);
@@ -453,7 +453,7 @@ describe('entities: create, read, update, trash, restore (API.md §4)', () => {
     });
   });
 
-  describe('meta_key uniqueness (D14)', () => {
+  describe('meta_key uniqueness', () => {
     it('refuses a business meta_key taken by a live business, ignoring case, with 409', async () => {
       await newBusiness(t, a, { meta_key: 'Mama Kitchen' });
       await refusedWithoutChange(

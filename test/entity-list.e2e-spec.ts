@@ -10,7 +10,7 @@ import { expectError, expectOk } from './support/expect';
 import { apiHeaders, createUser, TestUser } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
 
-describe('entities: list, filters, sorting, paging, visibility (API.md §4, D15, D16)', () => {
+describe('entities: list, filters, sorting, paging, visibility', () => {
   let t: TestApp;
   let a: TestUser;
   let b: TestUser;
@@ -196,7 +196,7 @@ describe('entities: list, filters, sorting, paging, visibility (API.md §4, D15,
       expect(beyond.meta).toEqual({ page: 9, per_page: 10, total: 23, last_page: 3 });
     });
 
-    it('lists a menu of 1000 items in one page; per_page=20000000 gives 1000 (D15)', async () => {
+    it('lists a menu of 1000 items in one page; per_page=20000000 gives 1000', async () => {
       const menu = await newMenu(t, a, await newBusiness(t, a));
       await insertItems(a, menu, 1001, (n) => 1001 - n);
       const client = await list('business_menu_item', {
@@ -307,7 +307,7 @@ describe('entities: list, filters, sorting, paging, visibility (API.md §4, D15,
     });
   });
 
-  describe('visibility (D16)', () => {
+  describe('visibility (no trash; others see only enabled records)', () => {
     let owner: TestUser;
     let business: EntityResponse;
     let menu: EntityResponse;

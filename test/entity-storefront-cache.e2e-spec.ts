@@ -6,7 +6,7 @@ import { apiHeaders, createUser, TestUser } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
 
 /**
- * How the storefront answer (D17) is cached and sent: prepared bytes with an
+ * How the storefront answer is cached and sent: prepared bytes with an
  * ETag, one build shared by concurrent misses, a busy entry refreshed before
  * it expires, and nothing of this with the cache turned off.
  */
@@ -49,7 +49,7 @@ async function queriesDuring(t: TestApp, work: () => Promise<unknown>): Promise<
   return reading(await selectsDuring(t, work), 'entities');
 }
 
-describe('storefront cache and answer (D17)', () => {
+describe('storefront cache and answer', () => {
   let t: TestApp;
   let owner: TestUser;
 

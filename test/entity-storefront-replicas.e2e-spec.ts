@@ -22,7 +22,7 @@ async function readUntil<T>(
   return value;
 }
 
-describe('storefront cache across processes (D17)', () => {
+describe('storefront cache across processes', () => {
   serverOnly('a write through one process shows at once in the storefront of another', async () => {
     const db = await createTestDatabase();
     // A long cache, so only the invalidation can make the second process show the write.

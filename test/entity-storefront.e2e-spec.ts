@@ -23,7 +23,7 @@ interface Storefront {
 
 const CACHE_TTL_MS = 60_000;
 
-describe('storefront in one call (D17), retrieve by meta_key (D11), orderable menus', () => {
+describe('storefront in one call, retrieve by meta_key, orderable menus', () => {
   let t: TestApp;
   let owner: TestUser;
   let other: TestUser;
@@ -271,7 +271,7 @@ describe('storefront in one call (D17), retrieve by meta_key (D11), orderable me
     });
   });
 
-  describe('retrieve by meta_key (D11)', () => {
+  describe('retrieve by meta_key (the one public record, ignoring case)', () => {
     const retrieve = (
       suffix: Parameters<typeof entityPath>[1],
       metaKey: string,

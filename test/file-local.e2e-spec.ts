@@ -60,7 +60,7 @@ function withParam(url: string, name: string, value: string): string {
   return parsed.toString();
 }
 
-describe('local storage driver (API.md §6)', () => {
+describe('local storage driver', () => {
   let t: TestApp;
   let owner: TestUser;
   let other: TestUser;

@@ -18,7 +18,7 @@ async function put(url: string, body: Buffer, contentType: string): Promise<Resp
   return fetch(url, { method: 'PUT', body, headers: { 'Content-Type': contentType } });
 }
 
-describe('s3 storage driver (API.md §6) against s3rver', () => {
+describe('s3 storage driver against s3rver', () => {
   let s3: TestS3;
   let t: TestApp;
   let owner: TestUser;

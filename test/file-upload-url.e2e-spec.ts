@@ -16,7 +16,7 @@ function png(overrides: Record<string, unknown> = {}) {
   };
 }
 
-describe('upload URLs (API.md §6, D26, D27)', () => {
+describe('upload URLs', () => {
   let t: TestApp;
   let owner: TestUser;
   let other: TestUser;
@@ -33,7 +33,7 @@ describe('upload URLs (API.md §6, D26, D27)', () => {
     expect(storedFiles(t)).toEqual([]);
   });
 
-  it('answers one entry per file, in order, in the shape of §6', async () => {
+  it('answers one entry per file, in order: key, upload URL, method, headers, file URL, expiry', async () => {
     const before = Date.now();
     const res = await postUploadUrls(t, owner, {
       files: [
@@ -76,13 +76,13 @@ describe('upload URLs (API.md §6, D26, D27)', () => {
     }
   });
 
-  it('answers at the alias aws/upload-url too (D26)', async () => {
+  it('answers at the alias aws/upload-url too', async () => {
     const res = await postUploadUrls(t, owner, { files: [png()] }, 'aws/upload-url');
     const [entry] = expectOk<UploadUrl[]>(res);
     expect(entry.object_key.startsWith(`${owner.uuid}/`)).toBe(true);
   });
 
-  it('gives every key a random part, so the same file twice gets two keys (D27)', async () => {
+  it('gives every key a random part, so the same file twice gets two keys', async () => {
     const res = await postUploadUrls(t, owner, { files: [png(), png()] });
     const [first, second] = expectOk<UploadUrl[]>(res);
     expect(first.object_key).not.toBe(second.object_key);
@@ -109,7 +109,7 @@ describe('upload URLs (API.md §6, D26, D27)', () => {
     });
   });
 
-  it('takes the key from the token, never from a user_uuid in the body (D27)', async () => {
+  it('takes the key from the token, never from a user_uuid in the body', async () => {
     const res = await postUploadUrls(t, owner, {
       user_uuid: other.uuid,
       files: [png({ user_uuid: other.uuid, owned_by: other.uuid })],
@@ -130,7 +130,7 @@ describe('upload URLs (API.md §6, D26, D27)', () => {
     ['zero', 0, 60],
     ['above the maximum', 86400, 3600],
     ['not given', undefined, 900],
-  ])('clamps expires_in %s into 60-3600 s (D27)', async (_label, expiresIn, seconds) => {
+  ])('clamps expires_in %s into 60-3600 s', async (_label, expiresIn, seconds) => {
     const before = Date.now();
     const res = await postUploadUrls(t, owner, {
       files: [png()],
@@ -142,7 +142,7 @@ describe('upload URLs (API.md §6, D26, D27)', () => {
     expect(expiresAt).toBeLessThanOrEqual(Date.now() + seconds * 1000);
   });
 
-  describe('refusals (D27)', () => {
+  describe('refusals', () => {
     const tooMany = Array.from({ length: 11 }, (_, i) => png({ file_name: `f${i}.png` }));
 
     it.each<[string, Record<string, unknown>, string]>([

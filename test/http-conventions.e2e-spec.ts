@@ -3,7 +3,7 @@ import { expectError, expectOk } from './support/expect';
 import { apiHeaders } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
 
-describe('HTTP conventions (API.md §1)', () => {
+describe('HTTP conventions: envelope, errors, headers', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -56,7 +56,7 @@ describe('HTTP conventions (API.md §1)', () => {
     expectError(res, 413, 'PAYLOAD_TOO_LARGE');
   });
 
-  it('gives one VALIDATION_FAILED detail per bad field and ignores unknown fields (D6)', async () => {
+  it('gives one VALIDATION_FAILED detail per bad field and ignores unknown fields', async () => {
     const bad = await t.http
       .post(`${t.core}/probe/echo`)
       .set(apiHeaders(t))
@@ -84,7 +84,7 @@ describe('HTTP conventions (API.md §1)', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/secret_table|SELECT|at .*\.ts/);
   });
 
-  it('answers a CORS preflight allowing the headers browsers send (D3)', async () => {
+  it('answers a CORS preflight allowing the headers browsers send', async () => {
     const res = await t.http
       .options(`${t.core}/probe/key`)
       .set('Origin', 'https://shop.example')

@@ -17,7 +17,7 @@ interface Received {
  * The SMTP transport against a real SMTP receiver (smtp-server) on loopback:
  * the message a user gets carries the code, and the code works.
  */
-describe('mail over SMTP (D25)', () => {
+describe('mail over SMTP, through the outbox', () => {
   let server: SMTPServer;
   let t: TestApp;
   const received: Received[] = [];

@@ -15,7 +15,7 @@ import {
 } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
-describe('guest order placement (API.md §5.1)', () => {
+describe('guest order placement', () => {
   let t: TestApp;
   let owner: TestUser;
 
@@ -39,7 +39,7 @@ describe('guest order placement (API.md §5.1)', () => {
   }
 
   describe('a placed order', () => {
-    it('answers 201 with the order of §5.1 and stores it with its lines, history and notification', async () => {
+    it('answers 201 with the order and stores it with its lines, history and notification', async () => {
       const catalog = await newCatalog(t, owner, {
         items: [
           { title_name: 'Jollof rice', extra_data: { unit_price_amount: '12.50' } },
@@ -204,7 +204,7 @@ describe('guest order placement (API.md §5.1)', () => {
       expect(references.size).toBe(5);
     });
 
-    it('is acknowledged by the no-op notify step for an existing order only (D22)', async () => {
+    it('is acknowledged by the no-op notify step for an existing order only', async () => {
       const catalog = await newCatalog(t, owner);
       const order = await placeOrder(t, orderBody(catalog));
       const before = await rowCounts(t);
@@ -229,7 +229,7 @@ describe('guest order placement (API.md §5.1)', () => {
       );
     });
 
-    it('needs the API key but no login (§2)', async () => {
+    it('needs the API key but no login', async () => {
       const catalog = await newCatalog(t, owner);
       await expectRefused(
         () => t.http.post(`${t.orders}/order`).send(orderBody(catalog)),
@@ -239,7 +239,7 @@ describe('guest order placement (API.md §5.1)', () => {
     });
   });
 
-  describe('exact totals (D19)', () => {
+  describe('exact totals (the server computes the total)', () => {
     it('adds three lines of 0.10 to exactly 0.30', async () => {
       const catalog = await newCatalog(t, owner, {
         items: [
@@ -689,7 +689,7 @@ describe('guest order placement (API.md §5.1)', () => {
     });
   });
 
-  describe('idempotency (D20)', () => {
+  describe('idempotency (Idempotency-Key)', () => {
     let catalog: Awaited<ReturnType<typeof newCatalog>>;
 
     beforeAll(async () => {
@@ -704,7 +704,7 @@ describe('guest order placement (API.md §5.1)', () => {
       expect(first.headers['idempotent-replayed']).toBeUndefined();
 
       const before = await rowCounts(t);
-      // Key order and ignored fields (D6) do not make a different body.
+      // Key order and ignored fields do not make a different body.
       const reordered = Object.fromEntries(Object.entries(body).reverse());
       const again = await placeOrderRequest(t, { ...reordered, created_by: 'x' }, headers);
       expect(expectOk(again, 201)).toEqual(order);
@@ -779,7 +779,7 @@ describe('guest order placement (API.md §5.1)', () => {
     });
   });
 
-  describe('one transaction (D21)', () => {
+  describe('one transaction: all of the order or none', () => {
     it('stores no order when the outbox insert fails', async () => {
       const catalog = await newCatalog(t, owner);
       await t.dataSource.query(`

@@ -16,7 +16,7 @@ import { OrderStreamHub } from '../src/order/realtime/order-stream.hub';
 /** The embedded database allows one process, so two instances on one database need a server. */
 const serverOnly = serverUrl() ? it : it.skip;
 
-describe('the order stream (D24, SSE)', () => {
+describe('the owner’s live order stream (SSE)', () => {
   let t: TestApp;
   let owner: TestUser;
   let other: TestUser;

@@ -17,7 +17,7 @@ interface Row {
   sent_at: Date | null;
 }
 
-describe('outbox delivery (DESIGN: outbox, D25)', () => {
+describe('outbox delivery', () => {
   let t: TestApp;
   let worker: OutboxWorker;
   let clock: Clock;

@@ -14,7 +14,7 @@ async function refusal(promise: Promise<void>): Promise<ApiError | undefined> {
   }
 }
 
-describe('RateLimitService (D10)', () => {
+describe('RateLimitService', () => {
   let t: TestApp;
   let limiter: RateLimitService;
   let clock: Clock;

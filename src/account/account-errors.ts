@@ -1,7 +1,7 @@
 import { ApiError } from '../http/api-error';
 import { TakenField } from './account.repository';
 
-/** D4/§3: one answer whether the email is unknown or the password wrong (no enumeration). */
+/** One answer whether the email is unknown or the password wrong (no enumeration). */
 export function invalidCredentials(): ApiError {
   return new ApiError(401, 'INVALID_CREDENTIALS', 'The email address or password is wrong.');
 }

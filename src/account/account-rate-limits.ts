@@ -3,11 +3,11 @@ import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 
-/** Login and the three endpoints that email a code (D10). */
+/** Login and the three endpoints that email a code: each is rate-limited. */
 export type LimitedAction = 'login' | 'reset-password' | 'change-password' | 'verify-email';
 
 /**
- * D10: RATE_LIMIT_AUTH_PER_MINUTE (default 10) per IP and per email, each
+ * RATE_LIMIT_AUTH_PER_MINUTE (default 10) per IP and per email, each
  * action counted on its own. The code-checking endpoints get the same limit
  * per IP, so that they cannot be used to burn password-hashing CPU.
  */

@@ -29,7 +29,7 @@ import {
 /** req.ip is undefined only when the socket is already gone. */
 const ipOf = (ip: string | undefined) => ip ?? 'unknown';
 
-/** Accounts (API.md §3). */
+/** Accounts: register, login, profile and the emailed-code flows. */
 @ApiTags('accounts')
 @SpaceController('core', 'user')
 export class AccountController {

@@ -91,7 +91,7 @@ export class AccountRepository {
 
   /**
    * Replaces the password and raises token_version, which voids every JWT
-   * issued before (D9). With `expectedHash`, only if the password is still
+   * issued before. With `expectedHash`, only if the password is still
    * the one just verified (a concurrent change wins otherwise). True when
    * the row changed.
    */

@@ -18,7 +18,7 @@ import {
 } from './dto/user-response.dto';
 import { PasswordHasher } from './password-hasher';
 
-/** Register, login and the caller's own profile (§3). */
+/** Register, login and the caller's own profile. */
 @Injectable()
 export class AccountService {
   private readonly logger = new Logger('Account');

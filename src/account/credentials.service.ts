@@ -23,7 +23,7 @@ import { UserEntity } from './user.entity';
 import { TokenPurpose } from './user-token.entity';
 
 /**
- * The emailed-code flows of §3 (D9): password reset, password change and
+ * The emailed-code flows of accounts: password reset, password change and
  * email verification. A code and its mail are written in one transaction;
  * the outbox worker sends the mail after commit.
  */
@@ -73,7 +73,7 @@ export class CredentialsService {
     await this.sendCode(user, 'change_password');
   }
 
-  /** Needs the emailed code and the current password; voids every earlier JWT, the caller's too (D9). */
+  /** Needs the emailed code and the current password; voids every earlier JWT, the caller's too. */
   async changePassword(caller: AuthUser, dto: ChangePasswordDto, ip: string): Promise<void> {
     const field = 'token_to_change_password';
     const user = await this.caller(caller, dto.email_address);

@@ -22,7 +22,7 @@ export interface MatchedCode {
 }
 
 /**
- * The emailed one-time codes of D9: random, stored only as a keyed hash,
+ * The emailed one-time codes: random, stored only as a keyed hash,
  * 30 minutes, one use, five tries, a new one voids the old.
  */
 @Injectable()

@@ -1,6 +1,6 @@
 import { codeHashKey, generateCode, hashCode, sameHash } from './one-time-code';
 
-describe('one-time codes (D9)', () => {
+describe('one-time codes', () => {
   it('are eight digits without a leading zero', () => {
     for (let i = 0; i < 500; i += 1) expect(generateCode()).toMatch(/^[1-9]\d{7}$/);
   });

@@ -1,12 +1,12 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { TokenPurpose } from './user-token.entity';
 
-/** D9: codes live 30 minutes and die after five tries. */
+/** Codes live 30 minutes and die after five tries. */
 export const CODE_LIFETIME_MS = 30 * 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
 
 /**
- * A random eight-digit code (D9 asks for six or more). It never starts with
+ * A random eight-digit code (at least six digits are needed). It never starts with
  * 0, so a client that sends it as a JSON number still sends the same digits.
  */
 export function generateCode(): string {

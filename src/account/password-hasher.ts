@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
 
-/** argon2id with OWASP's minimum parameters (19 MiB, 2 passes, 1 lane): D9. */
+/** argon2id with OWASP's minimum parameters (19 MiB, 2 passes, 1 lane). */
 const OPTIONS = {
   type: argon2.argon2id,
   memoryCost: 19_456,

@@ -13,7 +13,7 @@ export const TOKEN_PURPOSES = ['reset_password', 'change_password', 'verify_emai
 export type TokenPurpose = (typeof TOKEN_PURPOSES)[number];
 
 /**
- * The emailed one-time code of one purpose for one user (D9). One row per
+ * The emailed one-time code of one purpose for one user. One row per
  * (user, purpose): issuing a new code replaces the row, which voids the old
  * code. Only a keyed sha256 of the code is stored.
  */

@@ -8,7 +8,7 @@ export class UserTokenRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /**
-   * Stores the new code of this purpose in place of any earlier one (D9: a
+   * Stores the new code of this purpose in place of any earlier one (a
    * new code voids the old), with fresh expiry and attempts.
    */
   async replace(

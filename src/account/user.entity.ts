@@ -36,7 +36,7 @@ export class UserEntity {
   @Column({ name: 'email_verified_at', type: 'timestamptz', nullable: true })
   emailVerifiedAt!: Date | null;
 
-  /** Raised by a password reset or change; JWTs carry it and die when it moves (D9). */
+  /** Raised by a password reset or change; JWTs carry it and die when it moves. */
   @Column({ name: 'token_version', type: 'integer', default: 0 })
   tokenVersion!: number;
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** D7: keys are compared as sha256 digests in constant time, every key every time. */
+/** Keys are compared as sha256 digests in constant time, every key every time. */
 export class ApiKeys {
   private readonly digests: Buffer[];
 

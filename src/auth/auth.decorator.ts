@@ -10,7 +10,7 @@ import { ApiErrors } from '../http/api-docs';
 export const AUTH_KEY = 'svc:auth';
 
 export interface AuthRequirement {
-  /** x-api-key required (D7). */
+  /** x-api-key required: one of the configured API keys. */
   apiKey: boolean;
   /** Bearer token: required, optional (read when sent, refused when bad) or not read. */
   bearer: 'required' | 'optional' | 'none';

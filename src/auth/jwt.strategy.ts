@@ -16,7 +16,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface JwtPayload {
   sub: string;
-  /** The user's token_version when the token was issued (D9). */
+  /** The user's token_version when the token was issued; a newer version voids the token. */
   ver: number;
 }
 
@@ -47,7 +47,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     });
   }
 
-  /** A signature is not enough: a password reset or change voids older tokens (D9). */
+  /** A signature is not enough: a password reset or change voids older tokens. */
   async validate(payload: Partial<JwtPayload>): Promise<AuthUser> {
     if (
       typeof payload.sub !== 'string' ||

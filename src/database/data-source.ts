@@ -28,7 +28,7 @@ export interface OpenOptions {
 
 /**
  * Opens the store of record: the PostgreSQL server of DATABASE_URL with a
- * normal pool, or the embedded PGlite with exactly one connection (DESIGN).
+ * normal pool, or the embedded PGlite with exactly one connection.
  */
 export async function openDatabase(config: AppConfig, options: OpenOptions): Promise<OpenDatabase> {
   const embedded = config.databaseUrl ? undefined : new EmbeddedPostgres(config.dataDir);

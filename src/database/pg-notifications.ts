@@ -12,7 +12,7 @@ const MAX_RETRY_MS = 30_000;
 
 /**
  * Fan-out between the processes of the service through PostgreSQL
- * LISTEN/NOTIFY (DESIGN: realtime, scaling out). Each process LISTENs on one
+ * LISTEN/NOTIFY, so realtime events reach every process. Each process LISTENs on one
  * connection of its own, outside the pool, and hands every notification to
  * the handlers of its channel. A NOTIFY sent inside a transaction is held by
  * PostgreSQL until commit and dropped on rollback.

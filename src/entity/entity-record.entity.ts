@@ -9,12 +9,12 @@ import {
 
 /**
  * One table for every entity type (business, menu, item): the common columns
- * of API.md §4 as real columns and the per-type part in `extra_data`.
+ * of every record as real columns and the per-type part in `extra_data`.
  */
 @Entity('entities')
 @Index('entities_type_owner_idx', ['entityType', 'ownedBy'])
 @Index('entities_parent_idx', ['parentEntityUuid'])
-// Partial and functional indexes (D13, D14) live in the migrations only.
+// Partial and functional indexes (request_id, meta_key) live in the migrations only.
 @Index('entities_owner_type_request_key', { synchronize: false })
 @Index('entities_top_meta_key_key', { synchronize: false })
 @Index('entities_menu_meta_key_key', { synchronize: false })

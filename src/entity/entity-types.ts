@@ -18,7 +18,7 @@ import {
 
 /** One entity type as written once, independent of the namespace. */
 export interface EntityTypeDefinition {
-  /** The type name after `{ns}_` (D1). */
+  /** The type name after `{ns}_`, the API_NAMESPACE prefix. */
   suffix: string;
   /** Used in answer messages: "<label> created". */
   label: string;
@@ -30,11 +30,11 @@ export interface EntityTypeDefinition {
 }
 
 /**
- * The registry of API.md §4 and DESIGN "Storage of records": adding a type is
- * one entry here. extra_data rules follow the source (§2.2–2.4), liberal where
+ * The registry of entity types, all stored in one table: adding a type is
+ * one entry here. extra_data rules follow the fields clients send, liberal where
  * real clients differ (integers as form strings, providers as array or object).
  * Uniqueness of meta_key is the database's job: among live top-level records
- * of a type, and among the live menus of a business (D14; migrations).
+ * of a type, and among the live menus of a business (see the migrations).
  */
 export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
   {
@@ -162,7 +162,7 @@ export class EntityTypeRegistry {
     return [...this.types.keys()];
   }
 
-  /** The type named in a path; any other value is 404 (API.md §4). */
+  /** The type named in a path; any other value is 404. */
   require(name: string): EntityType {
     const type = this.types.get(name);
     if (!type) throw ApiError.notFound(`There is no entity type "${name}".`);

@@ -26,7 +26,7 @@ function sendJson(res: Response, body: unknown): void {
     .send(Buffer.from(JSON.stringify(body)));
 }
 
-/** API.md §4: one controller for every entity type of the registry. */
+/** One controller for every entity type of the registry. */
 @ApiTags('entities')
 @ApiParam({
   name: 'type',
@@ -52,7 +52,9 @@ export class EntityController {
   @Post(':type')
   @Auth()
   @ApiEnvelope(EntityResponseDto, { status: 201, description: 'Created' })
-  @ApiEnvelope(EntityResponseDto, { description: 'Already created with this request_id (D13)' })
+  @ApiEnvelope(EntityResponseDto, {
+    description: 'Already created with this request_id: the first record',
+  })
   @ApiErrors(400, 403, 404, 409)
   createEntity(
     @CurrentUser() user: AuthUser,

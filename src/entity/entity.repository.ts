@@ -5,7 +5,7 @@ import { EntityResponseDto } from './dto/entity-response.dto';
 import { EntityRecord } from './entity-record.entity';
 import { ancestorsOf, EntityType } from './entity-types';
 
-/** Columns a list may be sorted by (API.md §4), mapped to SQL; nothing else reaches ORDER BY. */
+/** Columns a list may be sorted by, mapped to SQL; nothing else reaches ORDER BY. */
 export const SORT_COLUMNS = {
   uuid: 'e.uuid',
   created_at: 'e.created_at',
@@ -25,7 +25,7 @@ export type EntitySort =
 
 export interface EntityListFilter {
   type: EntityType;
-  /** The caller, when a valid Bearer token was sent: their own live records are visible too (D16). */
+  /** The caller, when a valid Bearer token was sent: their own live records are visible too, not only public ones. */
   viewer: string | undefined;
   ownedBy?: string;
   parentEntityType?: string;
@@ -61,7 +61,7 @@ export interface ParentRow {
   trashedAt: Date | null;
 }
 
-/** The unique indexes of D14, and the field a clash is reported on. */
+/** The unique meta_key indexes, and the field a clash is reported on. */
 const META_KEY_INDEXES = new Set(['entities_top_meta_key_key', 'entities_menu_meta_key_key']);
 
 const COLUMNS = `e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta_value,
@@ -171,7 +171,7 @@ class Params {
 }
 
 /**
- * D16 "public": the record is enabled and not trashed, and so is every
+ * "Public": the record is enabled and not trashed, and so is every
  * ancestor (a menu's business; an item's menu and business). Ancestors are
  * LEFT JOINed so that the owner's own records stay visible beside it.
  */
@@ -208,7 +208,7 @@ function orderBy(sort: EntitySort, params: Params): string {
   } else if (sort.column === 'uuid') {
     terms.push(`e.uuid ${direction}`);
   }
-  // Ties break on created_at, then uuid, so pages never overlap or skip (API.md §4).
+  // Ties break on created_at, then uuid, so pages never overlap or skip.
   terms.push(`e.created_at ${direction}`, `e.uuid ${direction}`);
   return [...new Set(terms)].join(', ');
 }
@@ -220,7 +220,7 @@ export function isUuid(value: unknown): value is string {
 }
 
 /**
- * A clash on a D14 index becomes 409 on meta_key; anything else is rethrown.
+ * A clash on a meta_key unique index becomes 409 on meta_key; anything else is rethrown.
  * Both racing writers hit the index, so exactly one wins.
  */
 export function metaKeyConflict(error: unknown): unknown {
@@ -362,7 +362,7 @@ export class EntityRepository {
     return record ?? null;
   }
 
-  /** D13: the record an earlier create with this request_id made. */
+  /** The record an earlier create with this request_id made (idempotent create). */
   async findByRequestId(
     type: EntityType,
     ownedBy: string,
@@ -398,7 +398,7 @@ export class EntityRepository {
 
   /**
    * Inserts a record. With a request_id already used by this owner for this
-   * type (D13), inserts nothing and answers null: the unique index decides,
+   * type, inserts nothing and answers null: the unique index decides,
    * so two racing creates cannot both insert.
    */
   async insert(
@@ -447,7 +447,7 @@ export class EntityRepository {
     return record ?? null;
   }
 
-  /** D12: takes a trashed record of this owner back; null when it is not in the trash. */
+  /** Takes a trashed record of this owner back; null when it is not in the trash. */
   async restore(type: EntityType, uuid: string, ownedBy: string): Promise<EntityRecord | null> {
     const [record] = await this.rows(
       `UPDATE entities AS e SET trashed_at = NULL, updated_at = now()
@@ -500,7 +500,7 @@ export class EntityRepository {
     };
   }
 
-  /** D17 query 1: a public top-level record by meta_key (index entities_top_meta_key_key). */
+  /** Storefront read 1: a public top-level record by meta_key (index entities_top_meta_key_key). */
   async findPublicTopByMetaKey(
     type: EntityType,
     metaKey: string,
@@ -516,7 +516,7 @@ export class EntityRepository {
     return record ?? null;
   }
 
-  /** D17 query 2: a public child of a parent by meta_key (index entities_menu_meta_key_key). */
+  /** Storefront read 2: a public child of a parent by meta_key (index entities_menu_meta_key_key). */
   async findPublicChildByMetaKey(
     type: EntityType,
     parentUuid: string,
@@ -535,7 +535,7 @@ export class EntityRepository {
   }
 
   /**
-   * D17 query 3: the public children of a parent in storefront order, the
+   * Storefront read 3: the public children of a parent in storefront order, the
    * same order as a list sorted by extra_data.sort_position ascending (index
    * entities_parent_sort_idx).
    */

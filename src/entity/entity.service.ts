@@ -28,7 +28,7 @@ import { StorefrontCache } from './storefront-cache';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
 
-/** Sent and meaningful: clients send "" for "nothing" (D6 lists `uuid: ""`). */
+/** Sent and meaningful: clients send "" for "nothing" (such as `uuid: ""`). */
 function present<T>(value: T | null | undefined | ''): value is T {
   return value !== undefined && value !== null && value !== '';
 }
@@ -42,9 +42,9 @@ function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): En
 }
 
 /**
- * The rules of API.md §4 for every entity type: ownership (D6, §2), parents,
- * extra_data per type, request_id idempotency (D13), meta_key uniqueness
- * (D14), visibility (D16).
+ * The rules for every entity type: ownership (only the caller's records),
+ * parents, extra_data per type, request_id idempotency, meta_key uniqueness,
+ * visibility (owner or public).
  */
 @Injectable()
 export class EntityService {
@@ -72,7 +72,7 @@ export class EntityService {
       throw metaKeyConflict(error);
     }
     if (!record) {
-      // A create with the same request_id won the race (D13): answer with its record.
+      // A create with the same request_id won the race: answer with its record.
       const first = await this.repository.findByRequestId(type, user.uuid, values.requestId!);
       if (!first) throw new Error('request_id conflict without a stored record');
       return this.replay(type, first);
@@ -106,7 +106,7 @@ export class EntityService {
     return new ApiResult(records, `${type.label} records`, pageMeta(page, perPage, total));
   }
 
-  /** The caller's own record (even in the trash), or a public one; 404 otherwise (D16). */
+  /** The caller's own record (even in the trash), or a public one; 404 otherwise. */
   async getEntity(
     user: AuthUser | undefined,
     typeName: string,
@@ -119,7 +119,7 @@ export class EntityService {
   }
 
   /**
-   * D11: one public record by meta_key, ignoring case. A menu's meta_key is
+   * One public record by meta_key, ignoring case. A menu's meta_key is
    * unique only within its business, so a match of several is 409 and
    * parent_entity_uuid narrows it.
    */
@@ -187,7 +187,7 @@ export class EntityService {
   /**
    * Moves the caller's record to the trash; trashing one already there
    * answers it again. Its children stay as they are but leave public reads
-   * with it (D16).
+   * with it.
    */
   async trashEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
@@ -201,7 +201,7 @@ export class EntityService {
     return new ApiResult(toEntityResponse(record), `${type.label} moved to the trash`);
   }
 
-  /** D12: takes the caller's record out of the trash (409 if its meta_key was taken meanwhile). */
+  /** Takes the caller's record out of the trash (409 if its meta_key was taken meanwhile). */
   async restoreEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
     const current = await this.ownRecord(user, type, uuid);
@@ -257,7 +257,7 @@ export class EntityService {
     return new ApiResult(toEntityResponse(record), `${type.label} already created`, undefined, 200);
   }
 
-  /** §2: `owned_by` may be left out; anything but the caller is 403 (IDOR). */
+  /** `owned_by` may be left out; anything but the caller is 403 (IDOR). */
   private assertOwnedByCaller(user: AuthUser, body: EntityBodyDto): void {
     if (present(body.owned_by) && body.owned_by.toLowerCase() !== user.uuid.toLowerCase()) {
       throw ApiError.forbidden('owned_by must be the logged-in user.');
@@ -275,7 +275,7 @@ export class EntityService {
 
   /**
    * The columns to write: the body over the stored record (update) or over
-   * the defaults (create). Server-owned fields never come from the body (D6).
+   * the defaults (create). Server-owned fields never come from the body.
    * Every fault is collected, so the answer names each bad field once.
    */
   private resolveValues(
@@ -345,7 +345,7 @@ export class EntityService {
     };
   }
 
-  /** §4 parents: 404 missing (or trashed), 403 someone else's, 400 of the wrong type. */
+  /** The parent: 404 missing (or trashed), 403 someone else's, 400 of the wrong type. */
   private async checkParent(
     user: AuthUser,
     type: EntityType,

@@ -16,7 +16,7 @@ const validItem = {
 
 const fieldsOf = (faults: Array<{ field?: string }>) => faults.map((fault) => fault.field).sort();
 
-describe('extra_data rules (API.md §4)', () => {
+describe('extra_data rules', () => {
   it('stores integer strings as integers and numbers as decimal strings', () => {
     const { value, faults } = normaliseExtraData(item, {
       unit_price_amount: 12.5,

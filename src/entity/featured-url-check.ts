@@ -16,7 +16,7 @@ export type FeaturedUrlCheck = (input: FeaturedUrlCheckInput) => Promise<void>;
 /**
  * The one place where another module checks an entity_featured_url when a
  * record first gets it (created with it, or updated to a different one):
- * DESIGN "Files" has the files module inspect the uploaded object there.
+ * the files module inspects the uploaded object there.
  * That module registers its check at start-up (`register`); the entity
  * service runs every registered check before it writes.
  */

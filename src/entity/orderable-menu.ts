@@ -1,7 +1,7 @@
 import { EntityRecord } from './entity-record.entity';
 
 /**
- * What the orders module needs to price an order (API.md §5.1 rules 2–3): a
+ * What the orders module needs to price an order: a
  * public menu, its public business, and those of the asked items that are
  * public items of that menu.
  */

@@ -29,7 +29,7 @@ interface Entry<T> {
 }
 
 /**
- * D17's short cache of storefront answers, in this process
+ * A short cache of storefront answers, in this process
  * (STOREFRONT_CACHE_TTL_MS; 0 turns it off). Every write to an entity drops
  * the entries built from it or from its parent at once, and a read that was
  * running while a write happened does not store what it read, so a write is

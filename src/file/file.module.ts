@@ -21,7 +21,7 @@ async function createStorageDriver(config: AppConfig, clock: Clock): Promise<Sto
   return new LocalStorageDriver(config, clock);
 }
 
-/** Upload URLs and the two storage drivers (API.md §6, DESIGN.md Files). */
+/** Upload URLs and the two storage drivers (local disk, S3). */
 @Module({
   imports: [EntityModule],
   controllers: [FileController, LocalFileController],
@@ -40,7 +40,7 @@ export class FileModule implements OnModuleInit {
 
   /**
    * The entity service runs this when a record is created with an
-   * entity_featured_url or updated to a new one (DESIGN.md, Files): a URL
+   * entity_featured_url or updated to a new one: a URL
    * into our storage must name the owner's uploaded, valid image.
    */
   onModuleInit(): void {

@@ -20,7 +20,7 @@ import {
 const FEATURED_URL_FIELD = 'entity_featured_url';
 
 /**
- * Upload URLs (D26, D27) and the check that a stored object may be attached
+ * Upload URLs, with their key and type rules, and the check that a stored object may be attached
  * to a record. The only part of the file module other modules use.
  */
 @Injectable()
@@ -35,7 +35,7 @@ export class FileService {
 
   /** One upload URL per requested file, in order; nothing is stored yet. */
   async createUploadUrls(user: AuthUser, dto: CreateUploadUrlsDto): Promise<UploadUrlDto[]> {
-    // D27: the key is built from the token's user only; a user_uuid in the
+    // The key is built from the token's user only; a user_uuid in the
     // body was already dropped by the validation whitelist.
     const directories = dto.files.map((file) => resolveDirectory(file.directory, user.uuid));
     if (directories.some((directory) => !directory.ok)) {

@@ -5,7 +5,7 @@ import { UploadedFileDto } from './dto/uploaded-file.dto';
 import { LocalStorageDriver } from './storage/local-storage.driver';
 import { STORAGE_DRIVER, StorageDriver } from './storage/storage-driver';
 
-/** Keys never change content (D27), so a year of caching is safe. */
+/** Keys are never reused, so their content never changes and a year of caching is safe. */
 const CACHE_SECONDS = 365 * 24 * 3600;
 
 /** A wildcard route parameter (Express 5 gives the decoded segments). */

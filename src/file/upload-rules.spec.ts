@@ -13,7 +13,7 @@ import {
 const USER = '0b8f4c2e-5d0a-4c52-9a57-2f7d1d1c9e01';
 const OTHER = '7c1d9e2a-3b4f-4a6d-8e9f-0a1b2c3d4e5f';
 
-describe('sanitizeFileName (D27)', () => {
+describe('sanitizeFileName', () => {
   it.each([
     ['logo.png', 'image/png', 'logo.png'],
     ['Logo.PNG', 'image/png', 'Logo.png'],
@@ -52,7 +52,7 @@ describe('sanitizeFileName (D27)', () => {
   });
 });
 
-describe('directory rules (D27)', () => {
+describe('directory rules', () => {
   it.each([
     'business',
     'business/logo',
@@ -150,7 +150,7 @@ describe('object keys', () => {
   });
 });
 
-describe('clampExpiresIn (D27)', () => {
+describe('clampExpiresIn', () => {
   it.each([
     [undefined, 900],
     [-5, 60],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * D27: the only types an upload may have. SVG and HTML are left out on
+ * The only types an upload may have. SVG and HTML are left out on
  * purpose: both can carry script and would be served from our own origin.
  * The extensions are the ones a key of that type may end with; the first is
  * the one added when a file name has none of them.
@@ -21,7 +21,7 @@ export function isUploadType(value: string): value is UploadType {
   return Object.prototype.hasOwnProperty.call(UPLOAD_TYPES, value);
 }
 
-/** D27: `expires_in` is clamped into this range, never refused for being out of it. */
+/** `expires_in` is clamped into this range, never refused for being out of it. */
 export const MIN_EXPIRES_IN = 60;
 export const MAX_EXPIRES_IN = 3600;
 export const DEFAULT_EXPIRES_IN = 900;
@@ -40,7 +40,7 @@ export const MAX_DIRECTORY_SEGMENTS = 8;
 export const MAX_DIRECTORY_LENGTH = 255;
 
 /**
- * The grammar `directory` must follow (D27): relative (no leading `/`), no
+ * The grammar `directory` must follow: relative (no leading `/`), no
  * `..`, no backslash, segments of safe characters. Enforced by the DTO.
  */
 export const DIRECTORY_PATTERN = new RegExp(
@@ -50,7 +50,7 @@ export const DIRECTORY_PATTERN = new RegExp(
 );
 
 /**
- * A file name reduced to safe characters (D27): the last path part only,
+ * A file name reduced to safe characters: the last path part only,
  * accents folded, anything outside `A-Z a-z 0-9 . _ -` turned into `-`, no
  * leading dot, at most 100 characters, and an extension that matches the
  * declared type (added when missing or different, so `x.html` declared as
@@ -84,7 +84,7 @@ export type DirectoryResult =
 
 /**
  * The segments of an already well-formed `directory` (see DIRECTORY_PATTERN)
- * for this caller. A segment that is another user's uuid is refused (D27: 403);
+ * for this caller. A segment that is another user's uuid is refused (403);
  * the caller's own uuid is dropped, because every key starts with it anyway.
  */
 export function resolveDirectory(directory: string | undefined, userUuid: string): DirectoryResult {
@@ -103,7 +103,7 @@ export function resolveDirectory(directory: string | undefined, userUuid: string
 
 /**
  * `<user uuid>/<directory...>/<random>-<name>`. The random part (96 bits)
- * means two uploads never share a key, so nothing is ever overwritten (D27).
+ * means two uploads never share a key, so nothing is ever overwritten.
  */
 export function buildObjectKey(userUuid: string, directory: string[], safeName: string): string {
   const random = randomBytes(12).toString('hex');

@@ -26,7 +26,7 @@ export interface ErrorDetail {
 }
 
 /**
- * A refusal with a code of API.md D4. Services throw these; the exception
+ * A refusal with an error code. Services throw these; the exception
  * filter turns them into the error envelope.
  */
 export class ApiError extends HttpException {

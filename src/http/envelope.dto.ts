@@ -29,7 +29,7 @@ export class ErrorInfoDto {
   details!: ErrorDetailDto[];
 }
 
-/** Every refusal (API.md D4). */
+/** Every refusal: the error envelope with a code and details. */
 export class ErrorEnvelopeDto {
   @ApiProperty({ enum: [false] })
   status!: boolean;
@@ -41,7 +41,7 @@ export class ErrorEnvelopeDto {
   error!: ErrorInfoDto;
 }
 
-/** Every successful answer (API.md §1); `data` is typed per operation. */
+/** Every successful answer: success, message and `data`, typed per operation. */
 export class SuccessEnvelopeDto {
   @ApiProperty({ enum: [true] })
   status!: boolean;

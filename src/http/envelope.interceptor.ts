@@ -13,7 +13,7 @@ import { ApiResult, successBody } from './envelope';
 const MESSAGE_KEY = 'svc:message';
 const RAW_KEY = 'svc:raw';
 
-/** The `message` of a successful answer of this route (API.md §1). */
+/** The `message` of a successful answer of this route. */
 export const Message = (message: string) => SetMetadata(MESSAGE_KEY, message);
 
 /** The route writes its own answer (a stream, a file): no envelope. */

@@ -10,7 +10,7 @@ export interface PageMeta {
 
 /**
  * What a handler returns when it wants to set the message or add `meta`
- * beside a list (API.md §1); a bare value is wrapped with the route's message.
+ * beside a list; a bare value is wrapped with the route's message.
  */
 export class ApiResult<T> {
   constructor(
@@ -23,7 +23,7 @@ export class ApiResult<T> {
   ) {}
 }
 
-/** The body of a successful answer (API.md §1); also what routes that write their own bytes send. */
+/** The body of a successful answer; also what routes that write their own bytes send. */
 export function successBody(
   data: unknown,
   message: string,

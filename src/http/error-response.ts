@@ -76,7 +76,7 @@ function plain(
 }
 
 /**
- * One mapping from anything thrown to the error envelope of API.md D4, used by
+ * One mapping from anything thrown to the error envelope (a code and details), used by
  * the Nest exception filter and by the Express error handler for body parsing.
  * Unknown errors become a logged 500 that names the request id and nothing else.
  */

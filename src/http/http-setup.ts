@@ -19,7 +19,7 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** D4: a body that is not JSON is 400 BAD_REQUEST, not silently ignored. */
+/** A body that is not JSON is 400 BAD_REQUEST, not silently ignored. */
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   if (!hasBody(req) || RAW_BODY_PATHS.some((prefix) => req.path.startsWith(prefix))) return next();
   if (req.is('application/json')) return next();
@@ -55,7 +55,7 @@ function refuseUnstorableInput(req: Request, res: Response, next: NextFunction):
 
 /**
  * Express-level plumbing that runs before Nest's router: request id, security
- * headers, CORS (D3), the JSON body with its 1 MiB limit, and the envelope for
+ * headers, CORS for the configured origins, the JSON body with its 1 MiB limit, and the envelope for
  * errors raised there (malformed JSON, wrong type, too large).
  */
 export function installHttpPipeline(app: NestExpressApplication, config: AppConfig): void {

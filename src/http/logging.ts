@@ -32,7 +32,7 @@ export function redactUrl(url: string | undefined): string | undefined {
   return url?.replace(SECRET_QUERY, '$1[redacted]');
 }
 
-/** JSON logs with the request id (D5) and secrets redacted. */
+/** JSON logs with the request id and secrets redacted. */
 export function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: {

@@ -1,7 +1,7 @@
 import { Controller, Type } from '@nestjs/common';
 import { PATH_METADATA } from '@nestjs/common/constants';
 
-/** The URL spaces of API.md §0; `root` holds health and the local file routes. */
+/** The URL spaces under the namespace prefix; `root` holds health and the local file routes. */
 export type UrlSpace = 'core' | 'files' | 'orders' | 'root';
 
 const SPACE_KEY = 'svc:url-space';
@@ -21,8 +21,8 @@ export function spacePrefix(space: UrlSpace, namespace: string): string {
 }
 
 /**
- * A controller in one URL space. The prefix comes from API_NAMESPACE at boot
- * (D1), so no path literal names the vendor segment.
+ * A controller in one URL space. The prefix comes from API_NAMESPACE at boot,
+ * so no path literal names the vendor segment.
  */
 export function SpaceController(space: UrlSpace, path = ''): ClassDecorator {
   return (target) => {

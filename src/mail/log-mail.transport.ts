@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { MailMessage, MailPort } from './mail.port';
 
 /**
- * The default without SMTP_URL (D25): the message goes to the log, and the
+ * The default without SMTP_URL: the message goes to the log, and the
  * outbox row, marked sent, is the local mailbox tests and developers read.
  * In production the body is not logged, as it carries one-time tokens.
  */

@@ -13,7 +13,7 @@ export interface MailMessage {
 }
 
 /**
- * Where mail leaves the service. The outbox worker is its only caller (D25):
+ * Where mail leaves the service. The outbox worker is its only caller:
  * modules never send directly, they enqueue in their transaction.
  * An abstract class so that it is its own injection token.
  */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { IdempotencyKeyEntity } from './entities';
 
-/** All SQL of idempotency keys (D20). */
+/** All SQL of idempotency keys. */
 @Injectable()
 export class IdempotencyRepository {
   constructor(private readonly dataSource: DataSource) {}

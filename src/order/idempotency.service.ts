@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
 import { IdempotencyRepository } from './idempotency.repository';
 
-/** D20: a key names one request for this long. */
+/** An Idempotency-Key names one request for this long. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** 1–128 visible ASCII characters (what an HTTP header can carry unambiguously). */
@@ -13,7 +13,8 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
 export type IdempotentStart = { kind: 'new' } | { kind: 'replay'; status: number; body: unknown };
 
 /**
- * Idempotency-Key handling (D20), inside the caller's transaction.
+ * Idempotency-Key handling, inside the caller's transaction: the same key
+ * with the same body replays the first answer; with another body, 409.
  *
  * begin() inserts the key row first. Concurrent requests with the same key
  * block on that row's unique index until the first transaction ends: when it

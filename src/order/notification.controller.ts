@@ -17,7 +17,7 @@ import {
 } from './dto/notification-setting.dto';
 import { NotificationService } from './notification.service';
 
-/** The caller's notifications and device settings (§5.3); `{user_uuid}` must be the caller (403). */
+/** The caller's notifications and device settings; `{user_uuid}` must be the caller (403). */
 @ApiTags('notifications')
 @SpaceController('core')
 export class NotificationController {

@@ -23,7 +23,7 @@ export interface SettingInput {
 export class NotificationRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** In the caller's transaction (D21: the owner's notification is part of placing an order). */
+  /** In the caller's transaction: the owner's notification comes with its order or not at all. */
   async insert(manager: EntityManager, notification: NewNotification): Promise<void> {
     await manager.query(
       'INSERT INTO notifications (user_uuid, kind, title, body, data) VALUES ($1, $2, $3, $4, $5::jsonb)',

@@ -18,7 +18,7 @@ import {
 import { NewNotification, NotificationRepository } from './notification.repository';
 import { DEFAULT_PER_PAGE } from './order-inbox.service';
 
-/** The caller's notifications and push settings (§5.3); `{user_uuid}` must be the caller. */
+/** The caller's notifications and push settings; `{user_uuid}` must be the caller. */
 @Injectable()
 export class NotificationService {
   constructor(private readonly notifications: NotificationRepository) {}

@@ -11,7 +11,7 @@ import { OrderResponseDto } from './dto/order-response.dto';
 import { OrderInboxService } from './order-inbox.service';
 import { OrderStreamHub } from './realtime/order-stream.hub';
 
-/** The owner's order inbox in the core space (§5.3, D24). */
+/** The owner's order inbox in the core space: list, one order, and the live stream. */
 @ApiTags('orders')
 @SpaceController('core', 'orders')
 export class OrderInboxController {

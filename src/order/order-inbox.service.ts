@@ -11,7 +11,7 @@ import { OrderRepository } from './order.repository';
 
 export const DEFAULT_PER_PAGE = 20;
 
-/** The owner's order inbox (§5.3, D24): only orders of the caller's businesses. */
+/** The owner's order inbox: only orders of the caller's businesses, newest first. */
 @Injectable()
 export class OrderInboxService {
   constructor(private readonly orders: OrderRepository) {}

@@ -19,7 +19,7 @@ function object(value: unknown): Record<string, unknown> {
     : {};
 }
 
-/** The menu's contact_info (§2.3) first, the business's own fields (§2.2) where it is silent. */
+/** The menu's contact_info first, the business's own contact fields where it is silent. */
 export function businessContact(
   business: {
     titleName: string | null;
@@ -96,7 +96,7 @@ function orderSummaryLines(order: OrderResponseDto): string[] {
     ...whereLines(order),
   ];
 }
-/** D21/§6: the customer's copy — lines, total, reference, and the business's name and contact. */
+/** The customer's copy, if asked for: lines, total, reference, the business's name and contact. */
 export function customerCopyMail(order: OrderResponseDto, business: BusinessContact): MailMessage {
   const contact = [
     business.email && `Email: ${business.email}`,
@@ -118,7 +118,7 @@ export function customerCopyMail(order: OrderResponseDto, business: BusinessCont
   };
 }
 
-/** The owner's alert that a new order arrived (D22: sent by the server itself). */
+/** The owner's alert that a new order arrived; the server sends it, clients need not. */
 export function ownerAlertMail(
   order: OrderResponseDto,
   business: BusinessContact,

@@ -38,7 +38,7 @@ function optionalText(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
 }
 
-/** The body as the service understands it: defaults applied, so equal orders fingerprint alike (D20). */
+/** The body as the service understands it: defaults applied, so equal orders fingerprint alike. */
 function normalised(dto: PlaceOrderDto): Record<string, unknown> {
   return {
     ...dto,
@@ -48,9 +48,10 @@ function normalised(dto: PlaceOrderDto): Record<string, unknown> {
 }
 
 /**
- * Guest order placement (§5.1, rules 1–8). Everything an order causes — the
- * order, its lines, its first history entry, the owner's notification, the
- * mails and the stream event — is written in one transaction (D21).
+ * Guest order placement: every rule of the order body checked by the server.
+ * Everything an order causes — the order, its lines, its first history entry,
+ * the owner's notification, the mails and the stream event — is written in one
+ * transaction: all of it or none.
  */
 @Injectable()
 export class OrderPlacementService {
@@ -126,7 +127,7 @@ export class OrderPlacementService {
       : new ApiResult(placed, 'Order placed', undefined, outcome.status);
   }
 
-  /** D22: the owner is notified at placement; this only confirms the order exists. */
+  /** The server notifies the owner at placement; this older step only confirms the order exists. */
   async acknowledgeNotify(uuid: string): Promise<{ uuid: string; order_reference: string }> {
     const order = isUuid(uuid) ? await this.orders.findByUuid(uuid.toLowerCase()) : null;
     if (!order) throw ApiError.notFound('The order does not exist.');

@@ -22,7 +22,7 @@ function allowedText(allowed: readonly string[]): string {
 }
 
 /**
- * The owner's update of an order (§5.2): the D23 state machine, payment
+ * The owner's update of an order: the order state machine, payment
  * status and owner note, with every change in the history.
  */
 @Injectable()
@@ -91,7 +91,7 @@ export class OrderUpdateService {
     });
   }
 
-  /** What the update changes, the history entries it makes, and what D23 refuses. */
+  /** What the update changes, the history entries it makes, and which status moves it refuses. */
   private plan(order: OrderEntity, dto: UpdateOrderDto, actorUuid: string) {
     const changes: Partial<
       Pick<

@@ -12,7 +12,7 @@ import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderPlacementService } from './order-placement.service';
 import { OrderUpdateService } from './order-update.service';
 
-/** The order middleware (§5.1, §5.2) under /plugins/{ns}/{ns}-init. */
+/** Guest order placement and the owner's order update, under /plugins/{ns}/{ns}-init. */
 @ApiTags('orders')
 @SpaceController('orders')
 export class OrderController {

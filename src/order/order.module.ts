@@ -24,7 +24,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Guest orders, the owner's updates and inbox, notifications and the order
- * stream (API.md §5, D18–D25).
+ * stream, and the mails an order sends.
  */
 @Module({
   imports: [EntityModule],

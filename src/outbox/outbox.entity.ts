@@ -4,7 +4,7 @@ export type OutboxKind = 'mail' | 'realtime' | 'webhook';
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 
 /**
- * A side effect waiting to leave (DESIGN: outbox). Written in the same
+ * A side effect waiting to leave. Written in the same
  * transaction as the change that causes it; a worker delivers it after commit.
  */
 @Entity('outbox')

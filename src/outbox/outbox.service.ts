@@ -7,7 +7,7 @@ export type { MailMessage } from '../mail/mail.port';
 
 /**
  * Writes side effects into the outbox inside the caller's transaction, so they
- * leave only if that transaction commits (DESIGN: outbox; D21, D25).
+ * leave only if that transaction commits, and a worker delivers them after.
  */
 @Injectable()
 export class OutboxService {

@@ -42,10 +42,11 @@ function reasonOf(error: unknown): string {
 }
 
 /**
- * Delivers the outbox (DESIGN: outbox; D25). Runs in every process: each
- * poll claims due rows (SKIP LOCKED, see OutboxRepository.claimDue), hands
- * each to the handler of its kind, then marks it sent, or schedules a retry
- * with back-off, or after OUTBOX_MAX_ATTEMPTS marks it failed and keeps it.
+ * Delivers the outbox, through which every mail leaves. Runs in every
+ * process: each poll claims due rows (SKIP LOCKED, see
+ * OutboxRepository.claimDue), hands each to the handler of its kind, then
+ * marks it sent, or schedules a retry with back-off, or after
+ * OUTBOX_MAX_ATTEMPTS marks it failed and keeps it.
  *
  * Passes never overlap within a process; drain() lets tests deliver at once.
  */

@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
-/** One fixed window of one rate-limited subject (D10), shared by every replica. */
+/** One fixed window of one rate-limited subject, shared by every replica. */
 @Entity('rate_limit_counters')
 @Index('rate_limit_counters_expires_idx', ['expiresAt'])
 export class RateLimitCounterEntity {

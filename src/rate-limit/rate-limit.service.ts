@@ -11,9 +11,10 @@ const BUCKET = /^[a-z0-9][a-z0-9:_.-]{0,63}$/;
 const SWEEP_EVERY_MS = 60_000;
 
 /**
- * Fixed-window rate limits (D10, §5.1 rule 8). Counters live in PostgreSQL
- * when the service runs on a server database, so every replica counts against
- * the same limit; in memory on the embedded database (one process only).
+ * Fixed-window rate limits (login and code mails per IP and email, order
+ * placement per IP), 429 beyond. Counters live in PostgreSQL when the service
+ * runs on a server database, so every replica counts against the same limit;
+ * in memory on the embedded database (one process only).
  *
  * Call it before opening a transaction: the PostgreSQL store uses its own
  * connection from the pool, and with the embedded pool of one a query outside

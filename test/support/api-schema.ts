@@ -1289,7 +1289,7 @@ export interface components {
             /**
              * @description The name used in the storefront URL; required for a business and a menu.
              *     Unique among live businesses, ignoring case, and among the live menus of
-             *     one business (D14, 409 otherwise).
+             *     one business (409 otherwise).
              */
             meta_key?: string | null;
             meta_value?: string | null;
@@ -1308,7 +1308,7 @@ export interface components {
             /**
              * @description Client-generated (often a timestamp-like string; a number is accepted).
              *     The same owner creating the same type with the same request_id again gets
-             *     the first record back with 200 (D13). Ignored on update.
+             *     the first record back with 200. Ignored on update.
              */
             request_id?: string | null;
             slug?: string | null;
@@ -1791,7 +1791,7 @@ export interface components {
         PlaceOrderDto: {
             /**
              * @description The total the client computed. The server computes its own from the items'
-             *     prices; a difference of more than 0.005 is refused (D19).
+             *     prices; a difference of more than 0.005 is refused.
              * @example 59.97
              */
             amount: number | string;
@@ -1817,7 +1817,7 @@ export interface components {
             menu_uuid: string;
             onpremise_data?: components["schemas"]["OnpremiseDataDto"];
             /**
-             * @description D18: `paystack` is the card provider; methods other than cash must be offered by the menu.
+             * @description `paystack` is the card provider; methods other than cash must be offered by the menu.
              * @default cash
              * @enum {string}
              */
@@ -2005,7 +2005,7 @@ export interface components {
              */
             payment_status?: "unpaid" | "paid" | "partially_refunded" | "refunded";
             /**
-             * @description The next state; only the moves of D23 are allowed.
+             * @description The next state; only the allowed moves of the order state machine are accepted.
              * @enum {string}
              */
             status?: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
@@ -3236,7 +3236,7 @@ export interface operations {
             query?: {
                 /** @description From 1. */
                 page?: number;
-                /** @description Default 20; values above 1000 are cut to 1000 (D15). */
+                /** @description Default 20; values above 1000 are cut to 1000, not refused. */
                 per_page?: number;
                 /** @description Only the unread ones. */
                 unread?: boolean;
@@ -3352,7 +3352,7 @@ export interface operations {
             query?: {
                 /** @description From 1. */
                 page?: number;
-                /** @description Default 20; values above 1000 are cut to 1000 (D15). */
+                /** @description Default 20; values above 1000 are cut to 1000, not refused. */
                 per_page?: number;
                 status?: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
                 business_uuid?: string;
@@ -3491,7 +3491,7 @@ export interface operations {
                 status?: "enabled" | "disabled";
                 /** @description From 1. */
                 page?: number;
-                /** @description Default 20; values above 1000 are cut to 1000 (D15). */
+                /** @description Default 20; values above 1000 are cut to 1000, not refused. */
                 per_page?: number;
                 /**
                  * @description `uuid`, `created_at` (default), `updated_at`, `title_name`, `meta_key`,
@@ -3575,7 +3575,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Already created with this request_id (D13) */
+            /** @description Already created with this request_id: the first record */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -3,7 +3,7 @@ import { expectOk } from './expect';
 import { TestUser } from './factory';
 import { TestApp } from './test-app';
 
-/** A record as the API answers it (API.md §4 record shape). */
+/** A record as the API answers it. */
 export interface EntityResponse {
   uuid: string;
   entity_type: string;

@@ -1,6 +1,6 @@
 import { Response } from 'supertest';
 
-/** A refusal in the envelope of API.md D4, with its status and code. */
+/** A refusal in the error envelope, with its status and code. */
 export function expectError(res: Response, status: number, code: string): void {
   if (res.status !== status || res.body?.error?.code !== code) {
     throw new Error(

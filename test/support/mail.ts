@@ -1,7 +1,7 @@
 import { OutboxWorker } from '../../src/outbox/outbox.worker';
 import { TestApp } from './test-app';
 
-/** A mail as the service wrote it into the outbox (the local mailbox of D25). */
+/** A mail as the service wrote it into the outbox (the local mailbox tests read). */
 export interface OutboxMail {
   uuid: string;
   to: string;
@@ -54,7 +54,7 @@ export async function lastMailTo(t: TestApp, to: string, subject?: RegExp): Prom
 }
 
 /**
- * The one-time code in a mail's text (D9: digits, at least six), read from the
+ * The one-time code in a mail's text (digits, at least six), read from the
  * line that ends in it ("…code: 12345678"): a greeting may hold digits too.
  */
 export function tokenIn(mail: OutboxMail): string {

@@ -15,7 +15,7 @@ function isAlive(pid: number): boolean {
 
 /**
  * An exclusive lock file in the data directory: two processes on one PGlite
- * directory corrupt it (DESIGN). A lock left by a dead process on this host is
+ * directory corrupt it. A lock left by a dead process on this host is
  * taken over; one held by a live process refuses the start.
  */
 export class DataDirLock {

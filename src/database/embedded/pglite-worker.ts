@@ -1,6 +1,6 @@
 /**
- * Runs PGlite and its socket server off the HTTP event loop (DESIGN: a slow
- * query must not stall requests). Talks to the parent with three messages:
+ * Runs PGlite and its socket server off the HTTP event loop, so that a slow
+ * query does not stall requests. Talks to the parent with three messages:
  * ready {socketDir, port}, error {message}, stopped.
  */
 import { mkdirSync } from 'node:fs';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const { dataDir, socketDir, port } = workerData as WorkerInput;
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create({ dataDir });
-  // One connection only: with more, the socket server mixes sessions (DESIGN).
+  // One connection only: with more, the socket server mixes sessions.
   const server = new PGLiteSocketServer({
     db,
     path: join(socketDir, `.s.PGSQL.${port}`),

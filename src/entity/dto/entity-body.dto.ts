@@ -40,13 +40,13 @@ const present = (value: unknown) => value !== undefined && value !== null && val
  * The body of create (POST) and update (PUT). On update, fields sent replace
  * the stored ones (null clears a field marked NullIsAValue) and fields left
  * out keep theirs; `extra_data` is replaced whole. Server-owned fields (`uuid`, `entity_type`, `created_at`,
- * `updated_at`, `trashed_at`) and unknown fields are ignored (D6).
+ * `updated_at`, `trashed_at`) and unknown fields are ignored.
  */
 export class EntityBodyDto {
   /**
    * Client-generated (often a timestamp-like string; a number is accepted).
    * The same owner creating the same type with the same request_id again gets
-   * the first record back with 200 (D13). Ignored on update.
+   * the first record back with 200. Ignored on update.
    */
   @IsOptional()
   @NullIsAValue()
@@ -64,7 +64,7 @@ export class EntityBodyDto {
   /**
    * The name used in the storefront URL; required for a business and a menu.
    * Unique among live businesses, ignoring case, and among the live menus of
-   * one business (D14, 409 otherwise).
+   * one business (409 otherwise).
    */
   @IsOptional()
   @NullIsAValue()
@@ -129,7 +129,7 @@ export class EntityBodyDto {
   parent_entity_uuid?: string | null;
 
   /**
-   * Per-type data, validated and normalised per type (API.md §4): integers
+   * Per-type data, validated and normalised per type: integers
    * sent as strings are stored as integers, `unit_price_amount` as a decimal
    * string; unknown keys are kept; at most 64 KiB.
    */

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { EntityRecord } from '../entity-record.entity';
 import { ENTITY_STATUSES } from './entity-body.dto';
 
-/** A business, menu or menu item (API.md §4 record shape). */
+/** A business, menu or menu item: the common record fields and its extra_data. */
 export class EntityResponseDto {
   uuid!: string;
   /** `{ns}_business`, `{ns}_business_menu` or `{ns}_business_menu_item`. */
@@ -59,7 +59,7 @@ export function toEntityResponse(record: EntityRecord): EntityResponseDto {
   };
 }
 
-/** D17: one call for the storefront. */
+/** The storefront in one call: business, menu and its items. */
 export class StorefrontResponseDto {
   business!: EntityResponseDto;
   menu!: EntityResponseDto;

@@ -13,7 +13,7 @@ import {
 } from 'class-validator';
 import { ENTITY_STATUSES, EntityStatus } from './entity-body.dto';
 
-/** D15: larger pages are cut to this, not refused. */
+/** Larger pages are cut to this, not refused. */
 export const MAX_PER_PAGE = 1000;
 export const DEFAULT_PER_PAGE = 20;
 
@@ -82,7 +82,7 @@ export class ListEntitiesQueryDto {
   @ApiProperty({ type: 'integer', minimum: 1, default: 1, required: false })
   page?: number;
 
-  /** Default 20; values above 1000 are cut to 1000 (D15). */
+  /** Default 20; values above 1000 are cut to 1000, not refused. */
   @IsOptional()
   @Transform(wholeNumber)
   @IsInt()

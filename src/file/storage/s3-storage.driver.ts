@@ -10,7 +10,7 @@ import { PresignedUpload, PresignRequest, StorageDriver, StoredObject } from './
  *
  * A presigned PUT signs the host only: it cannot bind the type or the size.
  * FileService.assertAttachable checks both when the object's URL is first
- * attached to a record (DESIGN.md, Files).
+ * attached to a record.
  */
 export class S3StorageDriver implements StorageDriver {
   readonly name = 's3';

@@ -25,7 +25,7 @@ function line(target: OrderableItem, quantity = 1, item_note?: string): CartLine
   return { uuid: target.uuid, quantity, item_note };
 }
 
-describe('cart pricing (rules 3 and 4, D19)', () => {
+describe('cart pricing (cart lines and the exact total)', () => {
   it('computes line totals and the total exactly, and snapshots each item', () => {
     const dime = item({ unit_price_amount: '0.10' }, 'Mint');
     const big = item({ unit_price_amount: 19.99 }, 'Platter');

@@ -41,7 +41,7 @@ interface OptionGroupRule {
   options: Map<string, OptionRule>;
 }
 
-/** A line as it is stored: a snapshot of the item at the moment of the order (D21). */
+/** A line as it is stored: a snapshot of the item's title and price at the moment of the order. */
 export interface PricedLine {
   position: number;
   itemUuid: string;
@@ -64,7 +64,7 @@ export interface PricingProblem {
 export type CartPricing =
   { ok: true; lines: PricedLine[]; total: Money } | { ok: false; problems: PricingProblem[] };
 
-/** Item quantities are integers or strings holding one (API.md §4); anything else counts as unset. */
+/** Item quantities are integers or strings holding one; anything else counts as unset. */
 function readCount(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
   if (typeof value === 'string' && /^\s*\d{1,15}\s*$/.test(value)) return Number(value);
@@ -200,7 +200,7 @@ function chooseOptions(
   );
 }
 
-/** The source marks delivery options with the category `Delivery` (§2.4). */
+/** Delivery options are items with the category `Delivery`. */
 export function isDeliveryItem(item: OrderableItem): boolean {
   const category = item.extraData.category;
   return typeof category === 'string' && category.trim().toLowerCase() === 'delivery';

@@ -9,7 +9,7 @@ import {
   withinTolerance,
 } from './money';
 
-describe('money (D19)', () => {
+describe('money (exact decimals, 0.005 tolerance)', () => {
   it('adds three lines of 0.10 to exactly 0.30', () => {
     const price = parsePrice('0.10')!;
     const total = sum([lineTotal(price, 1), lineTotal(price, 1), lineTotal(price, 1)]);

@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 
 /**
- * Exact decimal arithmetic for prices (D19): never binary floats. Precision
+ * Exact decimal arithmetic for prices: never binary floats. Precision
  * is far above what numeric(14,2) × a quantity can need, so nothing rounds.
  */
 export const Money = Decimal.clone({
@@ -15,7 +15,7 @@ export type Money = Decimal;
 /** The largest value a numeric(14,2) column holds. */
 export const MAX_AMOUNT = new Money('999999999999.99');
 
-/** D19: how far the client's amount may be from the computed total. */
+/** How far the client's amount may be from the computed total. */
 export const AMOUNT_TOLERANCE = new Money('0.005');
 
 const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
@@ -59,7 +59,7 @@ export function sum(values: readonly Money[]): Money {
   return values.reduce((total, value) => total.plus(value), new Money(0));
 }
 
-/** D19: the sent amount is accepted when it is at most 0.005 away from the computed total. */
+/** The sent amount is accepted when it is at most 0.005 away from the computed total. */
 export function withinTolerance(sent: Money, computed: Money): boolean {
   return sent.minus(computed).abs().lte(AMOUNT_TOLERANCE);
 }

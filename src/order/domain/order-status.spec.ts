@@ -11,7 +11,7 @@ import {
   PAYMENT_STATUSES,
 } from './order-status';
 
-/** D23 written out once more, independently of the implementation's table. */
+/** The allowed status moves written out once more, independently of the implementation's table. */
 const ALLOWED: Array<[OrderStatus, OrderStatus]> = [
   ['pending', 'accepted'],
   ['pending', 'rejected'],
@@ -28,7 +28,7 @@ const ALLOWED: Array<[OrderStatus, OrderStatus]> = [
 const allowedKey = new Set(ALLOWED.map(([from, to]) => `${from}>${to}`));
 const ALL_PAIRS = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as const));
 
-describe('order state machine (D23)', () => {
+describe('order state machine', () => {
   it.each(ALLOWED)('allows %s → %s', (from, to) => {
     expect(canMoveStatus(from, to)).toBe(true);
     expect(nextStatuses(from)).toContain(to);
@@ -46,7 +46,7 @@ describe('order state machine (D23)', () => {
     expect(ORDER_STATUSES.filter(isFinalStatus)).toEqual(['completed', 'rejected', 'cancelled']);
   });
 
-  it('recognises only the states of D23', () => {
+  it('recognises only the order states', () => {
     expect(ORDER_STATUSES.every(isOrderStatus)).toBe(true);
     for (const value of ['Pending', 'shipped', '', null, 3, undefined]) {
       expect(isOrderStatus(value)).toBe(false);

@@ -1,4 +1,4 @@
-/** Order states of D23, in the order an order usually moves through them. */
+/** Order states, in the order an order usually moves through them. */
 export const ORDER_STATUSES = [
   'pending',
   'accepted',
@@ -11,7 +11,7 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** D23: the only moves an owner may make; anything else is refused with these as the allowed ones. */
+/** The only moves an owner may make; anything else is refused with these as the allowed ones. */
 const NEXT_STATUS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
   pending: ['accepted', 'rejected', 'cancelled'],
   accepted: ['preparing', 'ready', 'cancelled'],
@@ -54,7 +54,7 @@ export function nextPaymentStatuses(from: PaymentStatus): readonly PaymentStatus
   return NEXT_PAYMENT_STATUS[from];
 }
 
-/** Staying in the same state is not a move of D23, so it is refused like any other. */
+/** Staying in the same state is not an allowed move, so it is refused like any other. */
 export function canMoveStatus(from: OrderStatus, to: OrderStatus): boolean {
   return NEXT_STATUS[from].includes(to);
 }

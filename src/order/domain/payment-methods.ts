@@ -1,4 +1,4 @@
-/** Rule 1 and D18: the accepted values; `paystack` is the card provider. */
+/** The accepted payment methods, `cash` by default; `paystack` is the card provider. */
 export const PAYMENT_PROCESSORS = ['paystack', 'bank_transfer', 'cash'] as const;
 export type PaymentProcessor = (typeof PAYMENT_PROCESSORS)[number];
 
@@ -21,7 +21,7 @@ function isDisabled(value: unknown): boolean {
 
 /**
  * The providers a menu offers at checkout, from `menu_checkout_payments_providers`
- * in either shape the clients store (API.md §4): an array of names or of
+ * in either shape the clients store: an array of names or of
  * objects naming their provider, or an object keyed by provider (the owner
  * client's `{ "paystack": {...}, "bank_transfer": {...} }`). An entry set to
  * false, null or `{ enabled: false }` is not offered.

@@ -1,6 +1,6 @@
 import { canonicalJson, requestHash } from './request-hash';
 
-describe('request hash (D20)', () => {
+describe('request hash (Idempotency-Key body fingerprint)', () => {
   it('does not depend on the order of keys or on undefined fields', () => {
     const a = { menu_uuid: 'm', cart_items: [{ uuid: 'i', quantity: 2 }], note: undefined };
     const b = { cart_items: [{ quantity: 2, uuid: 'i' }], menu_uuid: 'm' };

@@ -19,9 +19,9 @@ function sortKeys(value: unknown): unknown {
 }
 
 /**
- * D20: the fingerprint of a request body, compared when an Idempotency-Key is
+ * The fingerprint of a request body, compared when an Idempotency-Key is
  * reused. It is taken of the validated body, so fields the service ignores
- * (D6) and the order of keys do not make two bodies differ.
+ * (unknown fields) and the order of keys do not make two bodies differ.
  */
 export function requestHash(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');

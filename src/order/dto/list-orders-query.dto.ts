@@ -3,7 +3,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsUUID, Min } from 'class-validator';
 import { ORDER_STATUSES, OrderStatus } from '../domain/order-status';
 
-/** D15: page sizes above this are cut to it, not refused. */
+/** Page sizes above this are cut to it, not refused. */
 export const MAX_PER_PAGE = 1000;
 
 /** Query values arrive as text; whole numbers become numbers, anything else is left to fail validation. */
@@ -24,7 +24,7 @@ export class PageQueryDto {
   @ApiPropertyOptional({ type: 'integer', example: 1 })
   page?: number;
 
-  /** Default 20; values above 1000 are cut to 1000 (D15). */
+  /** Default 20; values above 1000 are cut to 1000, not refused. */
   @IsOptional()
   @Transform(toPageSize)
   @IsInt()

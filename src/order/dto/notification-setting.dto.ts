@@ -29,7 +29,7 @@ function IsProviders(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-/** A device's push settings (§5.3); stored by device_id, replacing what that device stored. */
+/** A device's push settings; stored by device_id, replacing what that device stored. */
 export class SaveNotificationSettingDto {
   /** Identifies the device; one setting per user and device. */
   @IsString()

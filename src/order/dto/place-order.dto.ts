@@ -126,7 +126,7 @@ export class OnpremiseDataDto {
   customer_onpremise_location?: string;
 }
 
-/** Source §2.5; every rule of API.md §5.1 is checked by the server. */
+/** The guest's order body; the server checks every rule itself, trusting no client check. */
 export class PlaceOrderDto {
   /** A public menu whose business is public. */
   @IsUUID('all')
@@ -134,13 +134,13 @@ export class PlaceOrderDto {
 
   /**
    * The total the client computed. The server computes its own from the items'
-   * prices; a difference of more than 0.005 is refused (D19).
+   * prices; a difference of more than 0.005 is refused.
    */
   @ApiProperty({ oneOf: [{ type: 'number' }, { type: 'string' }], example: 59.97 })
   @IsAmount()
   amount!: number | string;
 
-  /** D18: `paystack` is the card provider; methods other than cash must be offered by the menu. */
+  /** `paystack` is the card provider; methods other than cash must be offered by the menu. */
   @ApiProperty({ enum: PAYMENT_PROCESSORS, default: 'cash', required: false })
   @IsOptional()
   @IsIn(PAYMENT_PROCESSORS)

@@ -7,9 +7,9 @@ import {
   PaymentStatus,
 } from '../domain/order-status';
 
-/** §5.2: every field is optional, but at least one of status, payment_status, owner_note is sent. */
+/** Every field is optional, but at least one of status, payment_status, owner_note is sent. */
 export class UpdateOrderDto {
-  /** The next state; only the moves of D23 are allowed. */
+  /** The next state; only the allowed moves of the order state machine are accepted. */
   @ApiProperty({ enum: ORDER_STATUSES, required: false })
   @IsOptional()
   @IsIn(ORDER_STATUSES)

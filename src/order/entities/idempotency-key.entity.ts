@@ -1,7 +1,7 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * D20: an Idempotency-Key seen within 24 h, with the fingerprint of its body
+ * An Idempotency-Key seen within 24 h, with the fingerprint of its body
  * and the first answer. The primary key is what makes concurrent requests with
  * one key create one order: the second insert waits for the first to commit.
  */

@@ -7,7 +7,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 
-/** A device's push settings (§5.3), one row per user and device. */
+/** A device's push settings, one row per user and device. */
 @Entity('notification_settings')
 @Index('notification_settings_user_device_key', ['userUuid', 'deviceId'], { unique: true })
 export class NotificationSettingEntity {

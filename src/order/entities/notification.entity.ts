@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-/** An entry of a user's inbox (§5.3), such as a new order for an owner. */
+/** An entry of a user's inbox, such as a new order for an owner. */
 @Entity('notifications')
 @Index('notifications_user_created_idx', ['userUuid', 'createdAt', 'uuid'])
 // Serves `meta.unread`; partial, so it lives in the migration only.

@@ -19,7 +19,7 @@ export type OrderEventField = 'status' | 'payment' | 'payment_status' | 'owner_n
 export type OrderActor = 'owner' | 'guest' | 'provider' | 'system';
 
 /**
- * The history of an order (§5.2): one row per changed field, with who made
+ * The history of an order: one row per changed field, with who made
  * the change (null: the guest who placed it) and when. Ordered by `id`.
  */
 @Entity('order_events')

@@ -11,7 +11,7 @@ import type { PaymentProcessor } from '../domain/payment-methods';
 import type { PaymentCollect, PaymentState } from '../../payment/domain/payment-state';
 
 /**
- * A placed order (§5.1). `owner_uuid` is the business owner at placement,
+ * A placed order. `owner_uuid` is the business owner at placement,
  * kept on the row so the inbox and every ownership check are one indexed read.
  */
 @Entity('orders')
@@ -42,7 +42,7 @@ export class OrderEntity {
   @Column({ name: 'payment_processor', type: 'varchar', length: 32 })
   paymentProcessor!: PaymentProcessor;
 
-  /** The computed total (D19), exact: numeric reads back as text. */
+  /** The total the server computed, exact: numeric reads back as text. */
   @Column({ type: 'numeric', precision: 14, scale: 2 })
   amount!: string;
 

@@ -4,7 +4,7 @@ import { CHANNEL_OF, parseOrderStreamEvent } from './order-stream-event';
 import { OrderStreamHub } from './order-stream.hub';
 
 /**
- * Fan-out across processes (DESIGN: realtime): on a PostgreSQL server every
+ * Fan-out across processes: on a PostgreSQL server every
  * process hears the order events NOTIFYed by any of them and hands them to
  * its own hub. NOTIFY is sent inside the writing transaction, so PostgreSQL
  * delivers it only at commit and never for a rollback. On the embedded

@@ -3,7 +3,7 @@ import { OrderSummaryDto } from '../dto/order-response.dto';
 export const ORDER_STREAM_EVENT_TYPES = ['order.created', 'order.updated'] as const;
 export type OrderStreamEventType = (typeof ORDER_STREAM_EVENT_TYPES)[number];
 
-/** DESIGN (realtime): one PostgreSQL channel per event kind. */
+/** One PostgreSQL NOTIFY channel per event kind. */
 export const CHANNEL_OF: Readonly<Record<OrderStreamEventType, string>> = {
   'order.created': 'order_created',
   'order.updated': 'order_updated',
