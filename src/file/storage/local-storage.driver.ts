@@ -205,10 +205,14 @@ export class LocalStorageDriver implements StorageDriver {
       if (!body.complete) counter.destroy(new Interrupted());
     };
     body.once('close', interrupted);
+    const file = createWriteStream(path, { flags: 'wx' });
     try {
-      await pipeline(counter, createWriteStream(path, { flags: 'wx' }));
+      await pipeline(counter, file);
       return size;
     } catch (error) {
+      // A refusal can come while the file is still being opened: wait until it is
+      // closed, or it would be created after the caller has removed it.
+      await new Promise<void>((done) => (file.closed ? done() : file.once('close', () => done())));
       body.unpipe(counter);
       // Read and drop the rest, so the answer reaches a client still sending.
       body.resume();
