@@ -9,7 +9,6 @@ export default tseslint.config(
       'coverage/**',
       'data/**',
       'openapi/**',
-      'test/support/api-schema.ts',
       'clients/typescript/src/schema.ts',
       '*.js',
       '*.mjs',
