@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamModule } from '../team';
 import { EntityController } from './entity.controller';
 import { EntityRepository } from './entity.repository';
 import { EntityService } from './entity.service';
@@ -18,6 +19,7 @@ import { StorefrontService } from './storefront.service';
  * FeaturedUrlChecks for the files module to register its check with.
  */
 @Module({
+  imports: [TeamModule],
   controllers: [EntityController, StorefrontController, StorefrontQrController],
   providers: [
     EntityTypeRegistry,

@@ -27,6 +27,8 @@ export interface EntityListFilter {
   type: EntityType;
   /** The caller, when a valid Bearer token was sent: their own live records are visible too, not only public ones. */
   viewer: string | undefined;
+  /** Businesses the viewer works for: their live records are visible too. */
+  memberOf?: readonly string[];
   ownedBy?: string;
   parentEntityType?: string;
   parentEntityUuid?: string;
@@ -65,7 +67,7 @@ export interface ParentRow {
 const META_KEY_INDEXES = new Set(['entities_top_meta_key_key', 'entities_menu_meta_key_key']);
 
 const COLUMNS = `e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta_value,
-  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by,
+  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by, e.updated_by,
   e.parent_entity_type, e.parent_entity_uuid, e.extra_data, e.trashed_at,
   e.created_at, e.updated_at`;
 
@@ -80,7 +82,7 @@ function isoText(column: string): string {
  * the record to send (nothing parsed into a Date and written back as text).
  */
 const ANSWER_COLUMNS = `e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta_value,
-  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by,
+  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by, e.updated_by,
   e.parent_entity_type, e.parent_entity_uuid, e.extra_data,
   ${isoText('e.trashed_at')} AS trashed_at, ${isoText('e.created_at')} AS created_at,
   ${isoText('e.updated_at')} AS updated_at`;
@@ -114,6 +116,7 @@ interface EntityRow {
   entity_featured_url: string | null;
   status: string;
   owned_by: string;
+  updated_by: string | null;
   parent_entity_type: string | null;
   parent_entity_uuid: string | null;
   extra_data: Record<string, unknown>;
@@ -135,6 +138,7 @@ function toRecord(row: EntityRow): EntityRecord {
     entityFeaturedUrl: row.entity_featured_url,
     status: row.status,
     ownedBy: row.owned_by,
+    updatedBy: row.updated_by,
     parentEntityType: row.parent_entity_type,
     parentEntityUuid: row.parent_entity_uuid,
     extraData: row.extra_data,
@@ -190,6 +194,36 @@ function publicScope(type: EntityType, params: Params): { joins: string; conditi
     child = alias;
   });
   return { joins: joins.join('\n'), condition: `(${conditions.join(' AND ')})` };
+}
+
+/**
+ * The records of these businesses (the businesses themselves, their menus,
+ * or their menus' items, by the type's depth), for the people who work for them.
+ */
+function memberScope(type: EntityType, businesses: readonly string[], params: Params): string {
+  const ids = `${params.add(businesses)}::uuid[]`;
+  switch (ancestorsOf(type).length) {
+    case 0:
+      return `e.uuid = ANY(${ids})`;
+    case 1:
+      return `e.parent_entity_uuid = ANY(${ids})`;
+    default:
+      return `e.parent_entity_uuid IN (SELECT p.uuid FROM entities p WHERE p.parent_entity_uuid = ANY(${ids}))`;
+  }
+}
+
+/** Own records, records of businesses the viewer works for, or public ones. */
+function visibleTo(
+  type: EntityType,
+  viewer: string | undefined,
+  memberOf: readonly string[] | undefined,
+  scope: { condition: string },
+  params: Params,
+): string {
+  if (!viewer) return scope.condition;
+  const own = `e.owned_by = ${params.add(viewer)}`;
+  const member = memberOf?.length ? ` OR ${memberScope(type, memberOf, params)}` : '';
+  return `(${own}${member} OR ${scope.condition})`;
 }
 
 function escapeLike(value: string): string {
@@ -257,11 +291,7 @@ export class EntityRepository {
     const params = new Params();
     const scope = publicScope(filter.type, params);
     const where = [`e.entity_type = ${params.add(filter.type.name)}`, 'e.trashed_at IS NULL'];
-    where.push(
-      filter.viewer
-        ? `(e.owned_by = ${params.add(filter.viewer)} OR ${scope.condition})`
-        : scope.condition,
-    );
+    where.push(visibleTo(filter.type, filter.viewer, filter.memberOf, scope, params));
     if (filter.ownedBy !== undefined) where.push(`e.owned_by = ${params.add(filter.ownedBy)}`);
     if (filter.parentEntityType !== undefined) {
       where.push(`e.parent_entity_type = ${params.add(filter.parentEntityType)}`);
@@ -305,17 +335,19 @@ export class EntityRepository {
     return { records: rows, total };
   }
 
-  /** One record as the viewer may see it: their own (even trashed), or a public one. */
+  /**
+   * One record as the viewer may see it: their own or of a business they work
+   * for (even trashed), or a public one.
+   */
   async findVisible(
     type: EntityType,
     uuid: string,
     viewer: string | undefined,
+    memberOf?: readonly string[],
   ): Promise<EntityRecord | null> {
     const params = new Params();
     const scope = publicScope(type, params);
-    const visible = viewer
-      ? `(e.owned_by = ${params.add(viewer)} OR ${scope.condition})`
-      : scope.condition;
+    const visible = visibleTo(type, viewer, memberOf, scope, params);
     const [record] = await this.rows(
       `SELECT ${COLUMNS} FROM entities e ${scope.joins}
        WHERE e.uuid = ${params.add(uuid)} AND e.entity_type = ${params.add(type.name)} AND ${visible}`,
@@ -396,6 +428,19 @@ export class EntityRepository {
     };
   }
 
+  /** The business a record belongs to: itself, its menu's business, or its parent's. */
+  async businessUuidOf(uuid: string): Promise<string | null> {
+    const rows: Array<{ business_uuid: string }> = await this.dataSource.query(
+      `SELECT COALESCE(g.uuid, p.uuid, e.uuid)::text AS business_uuid
+         FROM entities e
+         LEFT JOIN entities p ON p.uuid = e.parent_entity_uuid
+         LEFT JOIN entities g ON g.uuid = p.parent_entity_uuid
+        WHERE e.uuid = $1`,
+      [uuid],
+    );
+    return rows[0]?.business_uuid ?? null;
+  }
+
   /**
    * Inserts a record. With a request_id already used by this owner for this
    * type, inserts nothing and answers null: the unique index decides,
@@ -404,16 +449,17 @@ export class EntityRepository {
   async insert(
     type: EntityType,
     ownedBy: string,
+    updatedBy: string,
     values: EntityValues,
   ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
       `INSERT INTO entities AS e (entity_type, owned_by, request_id, slug, meta_key, meta_value,
          title_name, description, entity_featured_url, status, parent_entity_type,
-         parent_entity_uuid, extra_data)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb)
+         parent_entity_uuid, extra_data, updated_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14)
        ON CONFLICT (owned_by, entity_type, request_id) WHERE request_id IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
-      [type.name, ownedBy, values.requestId, ...writableParams(values)],
+      [type.name, ownedBy, values.requestId, ...writableParams(values), updatedBy],
     );
     return record ?? null;
   }
@@ -423,37 +469,48 @@ export class EntityRepository {
     type: EntityType,
     uuid: string,
     ownedBy: string,
+    updatedBy: string,
     values: EntityValues,
   ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
       `UPDATE entities AS e SET slug = $4, meta_key = $5, meta_value = $6, title_name = $7,
          description = $8, entity_featured_url = $9, status = $10, parent_entity_type = $11,
-         parent_entity_uuid = $12, extra_data = $13::jsonb, updated_at = now()
+         parent_entity_uuid = $12, extra_data = $13::jsonb, updated_by = $14, updated_at = now()
        WHERE e.uuid = $1 AND e.entity_type = $2 AND e.owned_by = $3 AND e.trashed_at IS NULL
        RETURNING ${COLUMNS}`,
-      [uuid, type.name, ownedBy, ...writableParams(values)],
+      [uuid, type.name, ownedBy, ...writableParams(values), updatedBy],
     );
     return record ?? null;
   }
 
   /** Moves a live record of this owner to the trash; null when it is not live. */
-  async trash(type: EntityType, uuid: string, ownedBy: string): Promise<EntityRecord | null> {
+  async trash(
+    type: EntityType,
+    uuid: string,
+    ownedBy: string,
+    updatedBy: string,
+  ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
-      `UPDATE entities AS e SET trashed_at = now(), updated_at = now()
+      `UPDATE entities AS e SET trashed_at = now(), updated_by = $4, updated_at = now()
        WHERE e.uuid = $1 AND e.entity_type = $2 AND e.owned_by = $3 AND e.trashed_at IS NULL
        RETURNING ${COLUMNS}`,
-      [uuid, type.name, ownedBy],
+      [uuid, type.name, ownedBy, updatedBy],
     );
     return record ?? null;
   }
 
   /** Takes a trashed record of this owner back; null when it is not in the trash. */
-  async restore(type: EntityType, uuid: string, ownedBy: string): Promise<EntityRecord | null> {
+  async restore(
+    type: EntityType,
+    uuid: string,
+    ownedBy: string,
+    updatedBy: string,
+  ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
-      `UPDATE entities AS e SET trashed_at = NULL, updated_at = now()
+      `UPDATE entities AS e SET trashed_at = NULL, updated_by = $4, updated_at = now()
        WHERE e.uuid = $1 AND e.entity_type = $2 AND e.owned_by = $3 AND e.trashed_at IS NOT NULL
        RETURNING ${COLUMNS}`,
-      [uuid, type.name, ownedBy],
+      [uuid, type.name, ownedBy, updatedBy],
     );
     return record ?? null;
   }

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError, ErrorDetail } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
+import { AccessPolicy, BusinessAction, BusinessRole } from '../team';
 import { EntityBodyDto } from './dto/entity-body.dto';
 import { EntityResponseDto, toEntityResponse } from './dto/entity-response.dto';
 import {
@@ -21,6 +22,7 @@ import {
   SortColumn,
 } from './entity.repository';
 import { EntityType, EntityTypeRegistry } from './entity-types';
+import { changedOnly } from './entity-changes';
 import { normaliseExtraData } from './extra-data';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { OrderableMenu } from './orderable-menu';
@@ -42,9 +44,11 @@ function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): En
 }
 
 /**
- * The rules for every entity type: ownership (only the caller's records),
- * parents, extra_data per type, request_id idempotency, meta_key uniqueness,
- * visibility (owner or public).
+ * The rules for every entity type: who may act (the access policy: the
+ * business's owner, or a member whose role allows the action), parents,
+ * extra_data per type, request_id idempotency, meta_key uniqueness,
+ * visibility (owner, member or public). A member's write keeps `owned_by`,
+ * the business owner's; `updated_by` names who wrote.
  */
 @Injectable()
 export class EntityService {
@@ -53,27 +57,36 @@ export class EntityService {
     private readonly repository: EntityRepository,
     private readonly featuredUrls: FeaturedUrlChecks,
     private readonly storefrontCache: StorefrontCache,
+    private readonly access: AccessPolicy,
   ) {}
 
   async createEntity(user: AuthUser, typeName: string, body: EntityBodyDto): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
     this.assertOwnedByCaller(user, body);
     const values = this.resolveValues(type, body, undefined);
+    // A business is the caller's own; a menu or item belongs to the owner of its business.
+    const parent =
+      values.parentEntityUuid === null
+        ? null
+        : await this.repository.findParent(values.parentEntityUuid);
+    const ownedBy = parent?.ownedBy ?? user.uuid;
+    // A member's create is checked first, so a request_id never answers a record they may not write.
+    if (ownedBy !== user.uuid) await this.checkParent(user, type, values, undefined);
     if (values.requestId !== null) {
-      const first = await this.repository.findByRequestId(type, user.uuid, values.requestId);
+      const first = await this.repository.findByRequestId(type, ownedBy, values.requestId);
       if (first) return this.replay(type, first);
     }
-    await this.checkParent(user, type, values, undefined);
+    if (ownedBy === user.uuid) await this.checkParent(user, type, values, undefined);
     await this.checkFeaturedUrl(user, type, values, undefined);
     let record: EntityRecord | null;
     try {
-      record = await this.repository.insert(type, user.uuid, values);
+      record = await this.repository.insert(type, ownedBy, user.uuid, values);
     } catch (error) {
       throw metaKeyConflict(error);
     }
     if (!record) {
       // A create with the same request_id won the race: answer with its record.
-      const first = await this.repository.findByRequestId(type, user.uuid, values.requestId!);
+      const first = await this.repository.findByRequestId(type, ownedBy, values.requestId!);
       if (!first) throw new Error('request_id conflict without a stored record');
       return this.replay(type, first);
     }
@@ -89,9 +102,16 @@ export class EntityService {
     const type = this.types.require(typeName);
     const page = query.page ?? 1;
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+    // owned_by lists stay that owner's own; without it, a member also sees the
+    // records of the businesses they work for.
+    const memberOf =
+      user && query.owned_by === undefined
+        ? await this.access.memberBusinesses(user.uuid, 'business.read')
+        : undefined;
     const { records, total } = await this.repository.list({
       type,
       viewer: user?.uuid,
+      memberOf,
       ownedBy: query.owned_by,
       parentEntityType: query.parent_entity_type,
       parentEntityUuid: query.parent_entity_uuid,
@@ -106,14 +126,19 @@ export class EntityService {
     return new ApiResult(records, `${type.label} records`, pageMeta(page, perPage, total));
   }
 
-  /** The caller's own record (even in the trash), or a public one; 404 otherwise. */
+  /**
+   * The caller's own record or one of a business they work for (even in the
+   * trash), or a public one; 404 otherwise.
+   */
   async getEntity(
     user: AuthUser | undefined,
     typeName: string,
     uuid: string,
   ): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const record = isUuid(uuid) ? await this.repository.findVisible(type, uuid, user?.uuid) : null;
+    if (!isUuid(uuid)) throw ApiError.notFound(`${type.label} not found.`);
+    const memberOf = user ? await this.access.memberBusinesses(user.uuid, 'business.read') : [];
+    const record = await this.repository.findVisible(type, uuid, user?.uuid, memberOf);
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     return new ApiResult(toEntityResponse(record), `${type.label} found`);
   }
@@ -155,7 +180,7 @@ export class EntityService {
     body: EntityBodyDto,
   ): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const current = await this.ownRecord(user, type, uuid);
+    const { record: current, role } = await this.recordWithRole(user, type, uuid);
     this.assertOwnedByCaller(user, body);
     if (current.trashedAt) {
       throw ApiError.unprocessable(
@@ -163,11 +188,12 @@ export class EntityService {
       );
     }
     const values = this.resolveValues(type, body, current);
+    this.access.check(role, this.updateAction(type, current, values));
     await this.checkParent(user, type, values, current);
     await this.checkFeaturedUrl(user, type, values, current);
     let record: EntityRecord | null;
     try {
-      record = await this.repository.update(type, current.uuid, user.uuid, values);
+      record = await this.repository.update(type, current.uuid, current.ownedBy, user.uuid, values);
     } catch (error) {
       throw metaKeyConflict(error);
     }
@@ -191,10 +217,10 @@ export class EntityService {
    */
   async trashEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const current = await this.ownRecord(user, type, uuid);
+    const current = await this.ownRecord(user, type, uuid, this.trashAction(type));
     const record = current.trashedAt
       ? current
-      : ((await this.repository.trash(type, current.uuid, user.uuid)) ??
+      : ((await this.repository.trash(type, current.uuid, current.ownedBy, user.uuid)) ??
         (await this.repository.findOfType(type, current.uuid)));
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
@@ -204,12 +230,12 @@ export class EntityService {
   /** Takes the caller's record out of the trash (409 if its meta_key was taken meanwhile). */
   async restoreEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const current = await this.ownRecord(user, type, uuid);
+    const current = await this.ownRecord(user, type, uuid, this.trashAction(type));
     let record: EntityRecord | null = current;
     if (current.trashedAt) {
       try {
         record =
-          (await this.repository.restore(type, current.uuid, user.uuid)) ??
+          (await this.repository.restore(type, current.uuid, current.ownedBy, user.uuid)) ??
           (await this.repository.findOfType(type, current.uuid));
       } catch (error) {
         throw metaKeyConflict(error);
@@ -247,9 +273,12 @@ export class EntityService {
     return { menu: found.menu, business: found.business, items };
   }
 
-  /** For other modules: 404 when there is no such live business, 403 when it is another user's. */
-  async assertOwnBusiness(user: AuthUser, uuid: string): Promise<void> {
-    const record = await this.ownRecord(user, this.types.of('business'), uuid);
+  /**
+   * For other modules: 404 when there is no such live business, 403 when the
+   * caller has no part in it or a role that does not allow `action`.
+   */
+  async assertBusinessAccess(user: AuthUser, uuid: string, action: BusinessAction): Promise<void> {
+    const record = await this.ownRecord(user, this.types.of('business'), uuid, action);
     if (record.trashedAt) throw ApiError.notFound('Business not found.');
   }
 
@@ -264,13 +293,62 @@ export class EntityService {
     }
   }
 
-  /** 404 when there is no such record of this type, 403 when it is someone else's. */
-  private async ownRecord(user: AuthUser, type: EntityType, uuid: string): Promise<EntityRecord> {
+  /**
+   * The record and the caller's role on its business: 404 when there is no
+   * such record of this type, 403 when the caller has no part in its business.
+   */
+  private async recordWithRole(
+    user: AuthUser,
+    type: EntityType,
+    uuid: string,
+  ): Promise<{ record: EntityRecord; role: BusinessRole }> {
     const record = isUuid(uuid) ? await this.repository.findOfType(type, uuid) : null;
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
-    if (record.ownedBy !== user.uuid)
-      throw ApiError.forbidden(`This ${type.label.toLowerCase()} belongs to another user.`);
+    const business = await this.repository.businessUuidOf(record.uuid);
+    const role = business ? await this.access.roleOn(user, business) : undefined;
+    return {
+      record,
+      role: this.access.check(role, 'business.read', {
+        message: `This ${type.label.toLowerCase()} belongs to another user.`,
+      }),
+    };
+  }
+
+  /** The record when the caller may do `action` on its business (404 missing, 403 otherwise). */
+  private async ownRecord(
+    user: AuthUser,
+    type: EntityType,
+    uuid: string,
+    action: BusinessAction,
+  ): Promise<EntityRecord> {
+    const { record, role } = await this.recordWithRole(user, type, uuid);
+    this.access.check(role, action);
     return record;
+  }
+
+  private trashAction(type: EntityType): BusinessAction {
+    return type.parent ? 'menu.write' : 'business.trash';
+  }
+
+  /**
+   * What an update needs: changing only `extra_data.accepting_orders` of a
+   * business, or only `extra_data.available` of an item and its options, is a
+   * smaller action than any other change.
+   */
+  private updateAction(
+    type: EntityType,
+    current: EntityRecord,
+    values: EntityValues,
+  ): BusinessAction {
+    if (!type.parent) {
+      return changedOnly(current, values, 'accepting_orders')
+        ? 'business.accepting_orders'
+        : 'business.update';
+    }
+    if (type.suffix === 'business_menu_item' && changedOnly(current, values, 'available')) {
+      return 'item.availability';
+    }
+    return 'menu.write';
   }
 
   /**
@@ -359,9 +437,11 @@ export class EntityService {
     const parent = await this.repository.findParent(uuid);
     const what = expected.label.toLowerCase();
     if (!parent || parent.trashedAt) throw ApiError.notFound(`The parent ${what} does not exist.`);
-    if (parent.ownedBy !== user.uuid) {
-      throw ApiError.forbidden(`The parent ${what} belongs to another user.`);
-    }
+    const business = await this.repository.businessUuidOf(parent.uuid);
+    const role = business ? await this.access.roleOn(user, business) : undefined;
+    this.access.check(role, 'menu.write', {
+      message: `The parent ${what} belongs to another user.`,
+    });
     if (parent.entityType !== expected.name) {
       throw ApiError.validation([
         {

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
+import { AccessPolicy } from '../team';
 import { isUuid } from './domain/uuid';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
@@ -11,10 +12,16 @@ import { OrderRepository } from './order.repository';
 
 export const DEFAULT_PER_PAGE = 20;
 
-/** The owner's order inbox: only orders of the caller's businesses, newest first. */
+/**
+ * The order inbox: the orders of the businesses the caller owns or works
+ * for, newest first.
+ */
 @Injectable()
 export class OrderInboxService {
-  constructor(private readonly orders: OrderRepository) {}
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly access: AccessPolicy,
+  ) {}
 
   async listOrders(
     user: AuthUser,
@@ -22,6 +29,7 @@ export class OrderInboxService {
   ): Promise<ApiResult<OrderResponseDto[]>> {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const memberOf = await this.access.memberBusinesses(user.uuid, 'order.read');
     const { orders, total } = await this.orders.listForOwner(
       user.uuid,
       {
@@ -33,6 +41,7 @@ export class OrderInboxService {
       },
       page,
       perPage,
+      memberOf,
     );
     return new ApiResult(await this.withDetails(orders), undefined, pageMeta(page, perPage, total));
   }
@@ -40,9 +49,9 @@ export class OrderInboxService {
   async getOrder(user: AuthUser, uuid: string): Promise<OrderResponseDto> {
     const order = isUuid(uuid) ? await this.orders.findByUuid(uuid.toLowerCase()) : null;
     if (!order) throw ApiError.notFound('The order does not exist.');
-    if (order.ownerUuid !== user.uuid) {
-      throw ApiError.forbidden("Only the owner of the order's business may read it.");
-    }
+    await this.access.requireAccess(user, 'order.read', order.businessUuid, {
+      message: "Only the owner of the order's business or its team may read it.",
+    });
     const [detail] = await this.withDetails([order]);
     return detail;
   }

@@ -2,6 +2,7 @@ import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { EntityModule } from '../entity/entity.module';
+import { TeamModule } from '../team';
 import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
@@ -27,7 +28,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * stream, and the mails an order sends.
  */
 @Module({
-  imports: [EntityModule],
+  imports: [EntityModule, TeamModule],
   controllers: [
     OrderController,
     OrderGuestController,

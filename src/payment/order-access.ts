@@ -7,17 +7,20 @@ import { OrderTokens } from '../order/domain/order-token';
 import { OrderResponseDto, toOrderResponse } from '../order/dto/order-response.dto';
 import { OrderEntity } from '../order/entities';
 import { OrderRepository } from '../order/order.repository';
+import { AccessPolicy } from '../team';
 
 /**
  * Who may act on an order's payment: the guest with the order's token (a
  * wrong or missing token is answered as an unknown order), or the owner of
- * the order's business with their Bearer token.
+ * the order's business or a member of its team, as the access policy says,
+ * with their Bearer token.
  */
 @Injectable()
 export class OrderAccess {
   constructor(
     private readonly orders: OrderRepository,
     private readonly tokens: OrderTokens,
+    private readonly policy: AccessPolicy,
   ) {}
 
   async guestOrder(uuid: string, token: string | undefined): Promise<OrderEntity> {
@@ -28,7 +31,7 @@ export class OrderAccess {
     return order;
   }
 
-  /** The order for its guest (token) or its owner (Bearer); another user is 403. */
+  /** The order for its guest (token) or its business's owner or team (Bearer); another user is 403. */
   async guestOrOwnerOrder(
     uuid: string,
     token: string | undefined,
@@ -38,8 +41,10 @@ export class OrderAccess {
     if (!order) throw ApiError.notFound('The order does not exist.');
     if (token !== undefined && this.tokens.matches(order.uuid, token)) return order;
     if (user) {
-      if (user.uuid === order.ownerUuid) return order;
-      throw ApiError.forbidden("Only the owner of the order's business may act on its payment.");
+      await this.policy.requireAccess(user, 'order.read', order.businessUuid, {
+        message: "Only the owner of the order's business or its team may act on its payment.",
+      });
+      return order;
     }
     throw ApiError.notFound('The order does not exist.');
   }
