@@ -24,7 +24,7 @@ export class OrderInboxController {
    * Stream the caller's orders (Server-Sent Events)
    *
    * @remarks An endless `text/event-stream` with `order.created` and `order.updated` events for
-   * the caller's orders, each with the order's summary as JSON `data`, and a comment line every 15
+   * the orders of the businesses the caller owns or works for, each with the order's summary as JSON `data`, and a comment line every 15
    * s as heartbeat. Events reach every replica of the service. EventSource cannot send headers, so
    * `?api_key=` and `?access_token=` are accepted too.
    */
@@ -42,7 +42,8 @@ export class OrderInboxController {
   /**
    * List the caller's orders
    *
-   * @remarks Orders of all the caller's businesses, newest first, paged like entity lists.
+   * @remarks Orders of all the businesses the caller owns or works for (as owner, manager or
+   * staff), newest first, paged like entity lists; `business_uuid` narrows it to one.
    * Filters: `status`, `business_uuid`, `menu_uuid`, `from` and `to` (ISO 8601).
    */
   @Get()
