@@ -9,6 +9,7 @@ import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
 import { OrderRepository } from './order.repository';
+import { InboxStreamScope } from './realtime/order-stream.hub';
 
 export const DEFAULT_PER_PAGE = 20;
 
@@ -44,6 +45,24 @@ export class OrderInboxService {
       memberOf,
     );
     return new ApiResult(await this.withDetails(orders), undefined, pageMeta(page, perPage, total));
+  }
+
+  /**
+   * What the caller's order stream follows: the businesses they work for, and
+   * the one business `businessUuid` names (404 when the caller has no part in
+   * it, 403 when their role may not read its orders).
+   */
+  async streamScope(user: AuthUser, businessUuid: string | undefined): Promise<InboxStreamScope> {
+    if (businessUuid !== undefined) {
+      await this.access.requireAccess(user, 'order.read', businessUuid, {
+        noPart: 'not_found',
+        message: 'Business not found.',
+      });
+    }
+    return {
+      memberOf: await this.access.memberBusinesses(user.uuid, 'order.read'),
+      only: businessUuid?.toLowerCase(),
+    };
   }
 
   async getOrder(user: AuthUser, uuid: string): Promise<OrderResponseDto> {

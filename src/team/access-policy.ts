@@ -115,6 +115,33 @@ export class AccessPolicy {
   }
 
   /**
+   * For each of these users, the businesses they are an active member of
+   * with a role that allows `action` (one query for all of them).
+   */
+  async memberBusinessesOf(
+    userUuids: readonly string[],
+    action: BusinessAction,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, Set<string>>> {
+    const users = [...new Set(userUuids.filter((id) => UUID.test(id)))];
+    const roles = (['manager', 'staff'] as const).filter((role) => roleAllows(role, action));
+    const found = new Map<string, Set<string>>();
+    if (users.length === 0 || roles.length === 0) return found;
+    const rows: Array<{ user_uuid: string; business_uuid: string }> = await manager.query(
+      `SELECT m.user_uuid::text AS user_uuid, m.business_uuid::text AS business_uuid
+         FROM business_members m
+        WHERE m.user_uuid = ANY($1::uuid[]) AND m.status = 'active' AND m.role = ANY($2::text[])`,
+      [users, roles],
+    );
+    for (const row of rows) {
+      let businesses = found.get(row.user_uuid);
+      if (!businesses) found.set(row.user_uuid, (businesses = new Set()));
+      businesses.add(row.business_uuid);
+    }
+    return found;
+  }
+
+  /**
    * The businesses whose owner the user is not but whose active member they
    * are with a role that allows `action` (their own businesses are found
    * through `owned_by`).

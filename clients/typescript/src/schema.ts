@@ -582,9 +582,12 @@ export interface paths {
         /**
          * Stream the caller's orders (Server-Sent Events)
          * @description An endless `text/event-stream` with `order.created` and `order.updated` events for
-         *     the orders of the businesses the caller owns or works for, each with the order's summary as JSON `data`, and a comment line every 15
-         *     s as heartbeat. Events reach every replica of the service. EventSource cannot send headers, so
-         *     `?api_key=` and `?access_token=` are accepted too.
+         *     the orders of the businesses the caller owns or works for, each with the order's summary as
+         *     JSON `data`, and a comment line every 15 s as heartbeat; `business_uuid` narrows it to one
+         *     business (404 when the caller has no part in it). Events reach every replica of the service.
+         *     EventSource cannot send headers, so `?api_key=` and `?access_token=` are accepted too. When
+         *     the caller stops working for a business the stream follows (removed, left, or a role that may
+         *     not read orders), the stream ends within 5 s with a `stream.closed` event saying why.
          */
         get: operations["streamOrders"];
         put?: never;
@@ -3985,6 +3988,8 @@ export interface operations {
     streamOrders: {
         parameters: {
             query?: {
+                /** @description Only this business's orders: one the caller owns or works for. */
+                business_uuid?: string;
                 /** @description The JWT, for EventSource */
                 access_token?: unknown;
                 /** @description The API key, for EventSource */
@@ -4007,6 +4012,24 @@ export interface operations {
             };
             /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

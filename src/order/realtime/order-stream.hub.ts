@@ -1,6 +1,7 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { trackStreams } from '../../metrics/metrics';
+import { AccessPolicy, MembershipChanges } from '../../team';
 import { OrderStreamEvent, sseFrame } from './order-stream-event';
 
 interface StreamClient {
@@ -9,32 +10,82 @@ interface StreamClient {
   kind: 'owner' | 'guest';
   res: Response;
   heartbeat: NodeJS.Timeout;
+  /** The businesses an inbox stream follows as a member (manager or staff), not as owner. */
+  memberOf?: Set<string>;
+  /** Only this business's orders, when the stream was opened with `business_uuid`. */
+  only?: string;
+}
+
+export interface InboxStreamScope {
+  /** The businesses the user works for whose orders they may read. */
+  memberOf: string[];
+  /** Narrows the stream to one business. */
+  only?: string;
 }
 
 /** A client that lets this much pile up unread is dropped rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /**
- * This process's open order streams: the owners' (every event of their
- * orders) and the guests' (`order.updated` of their one order). Events reach
- * it from PostgreSQL NOTIFY (server database) or from this process after
- * commit (embedded); it writes each to the streams of the order's owner and
- * of that order's guests only.
+ * This process's open order streams: the inboxes' (every event of the orders
+ * of the businesses the user owns or works for) and the guests'
+ * (`order.updated` of their one order). Events reach it from PostgreSQL
+ * NOTIFY (server database) or from this process after commit (embedded); it
+ * writes each to the streams of the order's owner, of the members of its
+ * business, and of that order's guests only.
  */
 @Injectable()
-export class OrderStreamHub implements OnModuleDestroy {
+export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('OrderStream');
   private readonly clients = new Map<string, Set<StreamClient>>();
   private readonly guests = new Map<string, Set<StreamClient>>();
+  /** Inbox streams by a business they follow as a member. */
+  private readonly members = new Map<string, Set<StreamClient>>();
   private closing = false;
   /** The sse_streams_open gauge reads `size` at each scrape while this hub lives. */
   private readonly untrackStreams = trackStreams(this);
 
   /** Comment lines keep proxies and browsers from timing an idle stream out. */
   heartbeatMs = 15_000;
+  /**
+   * How often the inbox streams have their memberships read again: a stream
+   * that follows a business its user no longer works for (removed, left, or a
+   * role that may not read orders) ends within this, and at once when the
+   * change is announced.
+   */
+  membershipRecheckMs = 2_000;
+  private membershipTimer: NodeJS.Timeout | undefined;
+  private rechecking: Promise<void> | undefined;
+  private unsubscribeChanges: (() => void) | undefined;
 
-  open(ownerUuid: string, req: Request, res: Response): void {
-    this.start({ key: ownerUuid, kind: 'owner' }, req, res);
+  constructor(
+    private readonly access: AccessPolicy,
+    private readonly membershipChanges: MembershipChanges,
+  ) {}
+
+  onModuleInit(): void {
+    this.unsubscribeChanges = this.membershipChanges.onChange((userUuid) => {
+      if (this.clients.has(userUuid)) void this.recheckMemberships();
+    });
+  }
+
+  /** A user's inbox stream: their own businesses' orders and those of `scope.memberOf`. */
+  open(ownerUuid: string, req: Request, res: Response, scope?: InboxStreamScope): void {
+    this.start(
+      {
+        key: ownerUuid,
+        kind: 'owner',
+        memberOf: new Set(scope?.memberOf ?? []),
+        only: scope?.only,
+      },
+      req,
+      res,
+    );
+    this.membershipTimer ??= setInterval(
+      () => void this.recheckMemberships(),
+      this.membershipRecheckMs,
+    );
+    this.membershipTimer.unref();
   }
 
   /** A guest's stream of one order: only its `order.updated` events. */
@@ -42,7 +93,11 @@ export class OrderStreamHub implements OnModuleDestroy {
     this.start({ key: orderUuid, kind: 'guest' }, req, res);
   }
 
-  private start(who: Pick<StreamClient, 'key' | 'kind'>, req: Request, res: Response): void {
+  private start(
+    who: Pick<StreamClient, 'key' | 'kind' | 'memberOf' | 'only'>,
+    req: Request,
+    res: Response,
+  ): void {
     if (this.closing) {
       res.status(503).set('Retry-After', '5').end();
       return;
@@ -65,18 +120,64 @@ export class OrderStreamHub implements OnModuleDestroy {
     let owned = map.get(client.key);
     if (!owned) map.set(client.key, (owned = new Set()));
     owned.add(client);
+    for (const business of client.memberOf ?? []) this.follow(client, business);
     res.on('close', () => this.remove(client));
     // Registered before this line is written, so a client that has read it misses nothing.
     res.write('retry: 5000\n: connected\n\n');
   }
 
-  /** Writes the event to this process's streams of its owner, and of the order's guests for an update. */
+  /**
+   * Writes the event to this process's streams of its owner and of the
+   * members of its business, and of the order's guests for an update.
+   */
   deliver(event: OrderStreamEvent): void {
-    const targets = [...(this.clients.get(event.ownerUuid) ?? [])];
-    if (event.type === 'order.updated') targets.push(...(this.guests.get(event.order.uuid) ?? []));
-    if (targets.length === 0) return;
+    const business = event.order.business_uuid;
+    const targets = new Set<StreamClient>();
+    for (const client of this.clients.get(event.ownerUuid) ?? []) targets.add(client);
+    for (const client of this.members.get(business) ?? []) targets.add(client);
+    for (const client of targets)
+      if (client.only && client.only !== business) targets.delete(client);
+    if (event.type === 'order.updated') {
+      for (const client of this.guests.get(event.order.uuid) ?? []) targets.add(client);
+    }
+    if (targets.size === 0) return;
     const frame = sseFrame(event);
     for (const client of targets) this.write(client, frame);
+  }
+
+  /**
+   * Reads the memberships of every user with an open inbox stream (one
+   * query) and ends each stream that follows a business its user may no
+   * longer read the orders of, telling it why; businesses joined meanwhile
+   * are followed from now on.
+   */
+  async recheckMemberships(): Promise<void> {
+    if (this.rechecking) return this.rechecking;
+    this.rechecking = this.runMembershipRecheck().finally(() => (this.rechecking = undefined));
+    return this.rechecking;
+  }
+
+  private async runMembershipRecheck(): Promise<void> {
+    if (this.clients.size === 0) return;
+    try {
+      const now = await this.access.memberBusinessesOf([...this.clients.keys()], 'order.read');
+      for (const [userUuid, owned] of [...this.clients]) {
+        const current = now.get(userUuid) ?? new Set<string>();
+        for (const client of [...owned]) {
+          const lost = [...(client.memberOf ?? [])].some((business) => !current.has(business));
+          if (lost) {
+            this.end(client, 'membership_changed');
+            continue;
+          }
+          for (const business of current) {
+            if (!client.memberOf?.has(business)) this.follow(client, business);
+          }
+        }
+      }
+    } catch (error) {
+      // A check that cannot be made (the database away) ends nothing; the next one will.
+      this.logger.warn(`Checking the order streams' memberships failed: ${String(error)}`);
+    }
   }
 
   /** How many streams are open in this process. */
@@ -91,6 +192,9 @@ export class OrderStreamHub implements OnModuleDestroy {
   /** Ends every stream so the HTTP server can close (it waits for open connections). */
   onModuleDestroy(): void {
     this.closing = true;
+    if (this.membershipTimer) clearInterval(this.membershipTimer);
+    this.unsubscribeChanges?.();
+    this.members.clear();
     this.untrackStreams();
     for (const map of [this.clients, this.guests]) {
       for (const owned of map.values()) {
@@ -117,8 +221,29 @@ export class OrderStreamHub implements OnModuleDestroy {
     client.res.write(frame);
   }
 
+  private follow(client: StreamClient, business: string): void {
+    (client.memberOf ??= new Set()).add(business);
+    let followers = this.members.get(business);
+    if (!followers) this.members.set(business, (followers = new Set()));
+    followers.add(client);
+  }
+
+  /** Ends a stream with a last `stream.closed` event saying why. */
+  private end(client: StreamClient, reason: string): void {
+    if (!client.res.writableEnded && !client.res.destroyed) {
+      client.res.write(`event: stream.closed\ndata: ${JSON.stringify({ reason })}\n\n`);
+      client.res.end();
+    }
+    this.remove(client);
+  }
+
   private remove(client: StreamClient): void {
     clearInterval(client.heartbeat);
+    for (const business of client.memberOf ?? []) {
+      const followers = this.members.get(business);
+      followers?.delete(client);
+      if (followers?.size === 0) this.members.delete(business);
+    }
     const map = this.mapOf(client);
     const owned = map.get(client.key);
     if (!owned) return;
