@@ -46,7 +46,7 @@ describe('access log', () => {
         done();
       },
     });
-    const config = loadConfig({ LOG_LEVEL: 'info' });
+    const config = loadConfig({ LOG_LEVEL: 'info', JWT_SECRET: 'x'.repeat(40) });
     const { pinoHttp: options } = loggerParams(config) as { pinoHttp: Options };
     const middleware = pinoHttp(options, stream);
     const server = createServer((req, res) => {
