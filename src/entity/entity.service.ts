@@ -4,7 +4,7 @@ import { AuthUser } from '../auth/auth.decorator';
 import { ApiError, ErrorDetail } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
 import { EntityBodyDto } from './dto/entity-body.dto';
-import { EntityResponseDto, toEntityResponse } from './dto/entity-response.dto';
+import { EntityResponseDto, forViewer, toEntityResponse } from './dto/entity-response.dto';
 import {
   DEFAULT_PER_PAGE,
   ListEntitiesQueryDto,
@@ -103,7 +103,8 @@ export class EntityService {
       page,
       perPage,
     });
-    return new ApiResult(records, `${type.label} records`, pageMeta(page, perPage, total));
+    const visible = records.map((record) => forViewer(record, user?.uuid));
+    return new ApiResult(visible, `${type.label} records`, pageMeta(page, perPage, total));
   }
 
   /** The caller's own record (even in the trash), or a public one; 404 otherwise. */
@@ -115,7 +116,7 @@ export class EntityService {
     const type = this.types.require(typeName);
     const record = isUuid(uuid) ? await this.repository.findVisible(type, uuid, user?.uuid) : null;
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
-    return new ApiResult(toEntityResponse(record), `${type.label} found`);
+    return new ApiResult(forViewer(toEntityResponse(record), user?.uuid), `${type.label} found`);
   }
 
   /**
@@ -144,7 +145,8 @@ export class EntityService {
         },
       ]);
     }
-    return new ApiResult(toEntityResponse(found[0]), `${type.label} found`);
+    // A public read: private settings are left out even for the owner.
+    return new ApiResult(forViewer(toEntityResponse(found[0]), undefined), `${type.label} found`);
   }
 
   /** PUT: fields sent replace the stored ones; extra_data is replaced whole. */
