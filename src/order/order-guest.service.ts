@@ -6,11 +6,7 @@ import { OrderTokens } from './domain/order-token';
 import { canMoveStatus, nextStatuses } from './domain/order-status';
 import { isUuid } from './domain/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
-import {
-  GuestOrderResponseDto,
-  toGuestOrderResponse,
-  toOrderResponse,
-} from './dto/order-response.dto';
+import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
 import { NotificationRepository } from './notification.repository';
 import { OrderRepository } from './order.repository';
@@ -112,8 +108,6 @@ export class OrderGuestService {
   ): Promise<GuestOrderResponseDto> {
     const lines = await this.orders.linesOf([order.uuid], manager);
     const events = await this.orders.eventsOf([order.uuid], manager);
-    return toGuestOrderResponse(
-      toOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []),
-    );
+    return toGuestOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []);
   }
 }

@@ -4,7 +4,7 @@ import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
 import { Money } from '../order/domain/money';
-import { OrderResponseDto } from '../order/dto/order-response.dto';
+import { GuestOrderResponseDto, OrderResponseDto } from '../order/dto/order-response.dto';
 import { OrderRepository } from '../order/order.repository';
 import { OrderEventBus } from '../order/realtime/order-event-bus';
 import { fromMinorUnits, toMinorUnits } from './domain/currency';
@@ -74,8 +74,8 @@ export class PaymentConfirmationService {
     uuid: string,
     token: string | undefined,
     user: AuthUser | undefined,
-  ): Promise<OrderResponseDto> {
-    const order = await this.access.guestOrOwnerOrder(uuid, token, user);
+  ): Promise<GuestOrderResponseDto | OrderResponseDto> {
+    const { order, viewer } = await this.access.guestOrOwnerOrder(uuid, token, user);
     const provider = this.onlineProvider(order.paymentProcessor);
     if (!provider || order.paymentCollect !== 'online') {
       throw ApiError.unprocessable(
@@ -94,7 +94,7 @@ export class PaymentConfirmationService {
     }
     await this.applyCharge(provider, outcome.charge, 'verify');
     const current = await this.orders.findByUuid(order.uuid);
-    return this.access.detail(current ?? order);
+    return this.access.detailFor(viewer, current ?? order);
   }
 
   private onlineProvider(name: string): PaymentProvider | null {

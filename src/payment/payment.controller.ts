@@ -5,7 +5,7 @@ import { ApiKeyOnly, Auth, AuthUser, CurrentUser, Public } from '../auth/auth.de
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { Message } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
-import { OrderResponseDto } from '../order/dto/order-response.dto';
+import { GuestOrderResponseDto, OrderResponseDto } from '../order/dto/order-response.dto';
 import { RefundOrderDto } from './dto/refund-order.dto';
 import { WebhookReceiptDto } from './dto/webhook-receipt.dto';
 import { PaymentCheckoutService } from './payment-checkout.service';
@@ -45,13 +45,13 @@ export class PaymentController {
   @Message('Checkout opened')
   @ApiHeader(ORDER_TOKEN_HEADER)
   @ApiQuery(ORDER_TOKEN_QUERY)
-  @ApiEnvelope(OrderResponseDto)
+  @ApiEnvelope(GuestOrderResponseDto)
   @ApiErrors(404, 409, 422)
   retryOrderPayment(
     @Param('uuid') uuid: string,
     @Headers('x-order-token') headerToken: string | undefined,
     @Query('order_token') queryToken: string | undefined,
-  ): Promise<OrderResponseDto> {
+  ): Promise<GuestOrderResponseDto> {
     return this.checkouts.retryCheckout(uuid, headerToken ?? queryToken);
   }
 
@@ -59,7 +59,7 @@ export class PaymentController {
   @ApiOperation({
     summary: "Asks the provider whether the order's checkout was paid.",
     description:
-      "For a storefront's callback page when the webhook is late: the provider's answer is applied by the same rule as its webhook (paid exactly once; another amount or currency is a mismatch). The guest sends the order's token; the owner may send their Bearer token instead. Answers the order.",
+      "For a storefront's callback page when the webhook is late: the provider's answer is applied by the same rule as its webhook (paid exactly once; another amount or currency is a mismatch). The guest sends the order's token and gets the order as the guest sees it (no `owner_note`, no history of that note); the owner may send their Bearer token instead and gets the whole order, `owner_note` included.",
   })
   @Post('order/:uuid/payment/verify')
   @Auth({ bearer: 'optional' })
@@ -67,14 +67,14 @@ export class PaymentController {
   @Message('Payment verified')
   @ApiHeader(ORDER_TOKEN_HEADER)
   @ApiQuery(ORDER_TOKEN_QUERY)
-  @ApiEnvelope(OrderResponseDto)
+  @ApiEnvelope(GuestOrderResponseDto)
   @ApiErrors(403, 404, 422)
   verifyOrderPayment(
     @Param('uuid') uuid: string,
     @Headers('x-order-token') headerToken: string | undefined,
     @Query('order_token') queryToken: string | undefined,
     @CurrentUser() user: AuthUser | undefined,
-  ): Promise<OrderResponseDto> {
+  ): Promise<GuestOrderResponseDto | OrderResponseDto> {
     return this.confirmations.verifyPayment(uuid, headerToken ?? queryToken, user);
   }
 
