@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { PaymentState } from '../payment/domain/payment-state';
 import { Request, Response } from 'express';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
@@ -14,6 +15,9 @@ import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderStreamHub } from './realtime/order-stream.hub';
 
 const UNKNOWN = 'The order does not exist.';
+
+/** Payment states in which money has come in through the provider. */
+const PAID_STATES: readonly PaymentState[] = ['paid', 'overpaid', 'partially_refunded'];
 
 /**
  * The guest's own view of an order, by the token the placement answered:
@@ -69,6 +73,20 @@ export class OrderGuestService {
               message: `the order is ${order.status}; only a pending order can be cancelled`,
               current_status: order.status,
               allowed: order.status === 'pending' ? [...nextStatuses(order.status)] : [],
+            },
+          ],
+        );
+      }
+      if (order.paymentCollect === 'online' && PAID_STATES.includes(order.paymentState)) {
+        // The money came in through the provider: only the restaurant can give it
+        // back (a refund), so a guest's cancel would leave it "cancelled, paid".
+        throw ApiError.unprocessable(
+          'This order is paid online; ask the restaurant to cancel it, and they refund the payment.',
+          [
+            {
+              field: 'payment',
+              message: `the payment is ${order.paymentState}; the restaurant refunds it`,
+              payment_status: order.paymentState,
             },
           ],
         );

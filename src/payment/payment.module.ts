@@ -10,6 +10,7 @@ import { PaymentCheckoutService } from './payment-checkout.service';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentController } from './payment.controller';
 import { PaymentRefundService } from './payment-refund.service';
+import { PaymentRefundSettler } from './payment-refund-settler';
 import { PaymentRepository } from './payment.repository';
 import { PaymentTransitions } from './payment-transitions.service';
 import { PaymentProviders } from './providers/payment-providers';
@@ -31,6 +32,7 @@ import { PaymentProviders } from './providers/payment-providers';
     PaymentCheckoutService,
     PaymentConfirmationService,
     PaymentRefundService,
+    PaymentRefundSettler,
     OrderAccess,
     { provide: OrderPayments, useExisting: PaymentCheckoutService },
     {
