@@ -40,6 +40,19 @@ describe('loadConfig', () => {
     });
   });
 
+  it("limits a guest's payment calls to 10 a minute per order and 30 per IP unless told", () => {
+    expect(loadConfig({})).toMatchObject({
+      rateLimitPaymentPerOrderPerMinute: 10,
+      rateLimitPaymentPerIpPerMinute: 30,
+    });
+    expect(
+      loadConfig({
+        RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE: '2',
+        RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE: '7',
+      }),
+    ).toMatchObject({ rateLimitPaymentPerOrderPerMinute: 2, rateLimitPaymentPerIpPerMinute: 7 });
+  });
+
   it('reads the webhook settings', () => {
     expect(
       loadConfig({
@@ -69,6 +82,8 @@ describe('loadConfig', () => {
     [{ WEBHOOK_RETRY_SCHEDULE: '30,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_RETRY_SCHEDULE: '0' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS'],
+    [{ RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE: '0' }, 'RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE'],
+    [{ RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE: 'many' }, 'RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE'],
     [{ NODE_ENV: 'production', JWT_SECRET: strongSecret }, 'API_KEYS'],
     [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20) }, 'JWT_SECRET'],
     [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20), JWT_SECRET: 'short' }, 'JWT_SECRET'],

@@ -44,6 +44,9 @@ export interface AppConfig {
   mailFrom: string;
   rateLimitAuthPerMinute: number;
   rateLimitOrderPerMinute: number;
+  /** A guest's payment verify and new checkout, per order and per IP, a minute each. */
+  rateLimitPaymentPerOrderPerMinute: number;
+  rateLimitPaymentPerIpPerMinute: number;
   storageDriver: StorageDriverName;
   maxUploadBytes: number;
   s3: S3Config | undefined;
@@ -371,6 +374,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mailFrom: read(env, 'MAIL_FROM') ?? 'Menu Service <no-reply@localhost>',
     rateLimitAuthPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 10, 1, 100000),
     rateLimitOrderPerMinute: int(env, 'RATE_LIMIT_ORDER_PER_MINUTE', 30, 1, 100000),
+    rateLimitPaymentPerOrderPerMinute: int(
+      env,
+      'RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE',
+      10,
+      1,
+      100000,
+    ),
+    rateLimitPaymentPerIpPerMinute: int(env, 'RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE', 30, 1, 100000),
     storageDriver,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 5 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     s3: storageDriver === 's3' ? s3Config(env) : undefined,

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
+import { AppConfig } from '../config/config';
+import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { isUuid } from '../order/domain/uuid';
 import { OrderTokens } from '../order/domain/order-token';
@@ -12,6 +14,7 @@ import {
 } from '../order/dto/order-response.dto';
 import { OrderEntity } from '../order/entities';
 import { OrderRepository } from '../order/order.repository';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
 
 /** Who asked about an order: its guest (order token) or its owner (Bearer). */
 export type OrderViewer = 'guest' | 'owner';
@@ -26,7 +29,22 @@ export class OrderAccess {
   constructor(
     private readonly orders: OrderRepository,
     private readonly tokens: OrderTokens,
+    private readonly limiter: RateLimitService,
+    @InjectConfig() private readonly config: AppConfig,
   ) {}
+
+  /**
+   * A guest's verify and new checkout each call Paystack on the restaurant's
+   * account, so a stranger may repeat them only so often: per client address
+   * and per order, a minute each (429 with Retry-After beyond). Call it
+   * before any transaction opens.
+   */
+  async limitGuest(action: 'verify' | 'checkout', orderUuid: string, ip: string): Promise<void> {
+    const { rateLimitPaymentPerIpPerMinute: perIp, rateLimitPaymentPerOrderPerMinute: perOrder } =
+      this.config;
+    await this.limiter.consume(`payment-${action}-ip`, ip, perIp, 60);
+    await this.limiter.consume(`payment-${action}-order`, orderUuid, perOrder, 60);
+  }
 
   async guestOrder(uuid: string, token: string | undefined): Promise<OrderEntity> {
     const order = isUuid(uuid) ? await this.orders.findByUuid(uuid.toLowerCase()) : null;

@@ -185,8 +185,13 @@ export class PaymentCheckoutService extends OrderPayments {
    * The guest's retry: a new checkout with a new reference for an order that
    * is not paid. 409 when it is paid; 422 when it is not paid online.
    */
-  async retryCheckout(uuid: string, token: string | undefined): Promise<GuestOrderResponseDto> {
+  async retryCheckout(
+    uuid: string,
+    token: string | undefined,
+    ip: string,
+  ): Promise<GuestOrderResponseDto> {
     const order = await this.access.guestOrder(uuid, token);
+    await this.access.limitGuest('checkout', order.uuid, ip);
     if (SETTLED_STATES.includes(order.paymentState)) {
       throw ApiError.conflict(`The order is already ${order.paymentState}.`, [
         { field: 'payment', message: `the payment is ${order.paymentState}` },

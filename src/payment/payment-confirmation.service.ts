@@ -76,8 +76,10 @@ export class PaymentConfirmationService {
     uuid: string,
     token: string | undefined,
     user: AuthUser | undefined,
+    ip: string,
   ): Promise<GuestOrderResponseDto | OrderResponseDto> {
     const { order, viewer } = await this.access.guestOrOwnerOrder(uuid, token, user);
+    if (viewer === 'guest') await this.access.limitGuest('verify', order.uuid, ip);
     const provider = this.onlineProvider(order.paymentProcessor);
     if (!provider || order.paymentCollect !== 'online') {
       throw ApiError.unprocessable(
