@@ -26,7 +26,8 @@ export class OrderInboxController {
    * @remarks An endless `text/event-stream` with `order.created` and `order.updated` events for
    * the caller's orders, each with the order's summary as JSON `data`, and a comment line every 15
    * s as heartbeat. Events reach every replica of the service. EventSource cannot send headers, so
-   * `?api_key=` and `?access_token=` are accepted too.
+   * `?api_key=` and `?access_token=` are accepted too. The stream ends (with a `stream.closed`
+   * event saying why) within 5 s of its token ending: expiry, or a password change or reset.
    */
   @Get('stream')
   @Auth({ queryCredentials: true })
@@ -36,7 +37,7 @@ export class OrderInboxController {
   @ApiQuery({ name: 'access_token', required: false, description: 'The JWT, for EventSource' })
   @ApiOkResponse({ description: 'An endless event stream', schema: { type: 'string' } })
   streamOrders(@CurrentUser() user: AuthUser, @Req() req: Request, @Res() res: Response): void {
-    this.hub.open(user.uuid, req, res);
+    this.hub.open(user, req, res);
   }
 
   /**

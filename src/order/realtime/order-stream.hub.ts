@@ -1,5 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Request, Response } from 'express';
+import { AuthUser } from '../../auth/auth.decorator';
+import { CredentialChecks, HeldCredential, heldCredentialOf } from '../../auth/credential-checks';
 import { trackStreams } from '../../metrics/metrics';
 import { OrderStreamEvent, sseFrame } from './order-stream-event';
 
@@ -9,6 +11,8 @@ interface StreamClient {
   kind: 'owner' | 'guest';
   res: Response;
   heartbeat: NodeJS.Timeout;
+  /** What an owner's stream was opened with, checked again while it is open. */
+  credential?: HeldCredential;
 }
 
 /** A client that lets this much pile up unread is dropped rather than buffered without end. */
@@ -32,9 +36,22 @@ export class OrderStreamHub implements OnModuleDestroy {
 
   /** Comment lines keep proxies and browsers from timing an idle stream out. */
   heartbeatMs = 15_000;
+  /**
+   * How often the owners' streams have their credentials checked again: a
+   * stream ends within this (plus one check) of its token's expiry or a
+   * password change or reset, as every other request with that token would
+   * be refused from then on.
+   */
+  recheckMs = 2_000;
+  private recheckTimer: NodeJS.Timeout | undefined;
+  private rechecking = false;
 
-  open(ownerUuid: string, req: Request, res: Response): void {
-    this.start({ key: ownerUuid, kind: 'owner' }, req, res);
+  constructor(private readonly credentials: CredentialChecks) {}
+
+  open(user: AuthUser, req: Request, res: Response): void {
+    this.start({ key: user.uuid, kind: 'owner', credential: heldCredentialOf(user) }, req, res);
+    this.recheckTimer ??= setInterval(() => void this.recheck(), this.recheckMs);
+    this.recheckTimer.unref();
   }
 
   /** A guest's stream of one order: only its `order.updated` events. */
@@ -42,7 +59,11 @@ export class OrderStreamHub implements OnModuleDestroy {
     this.start({ key: orderUuid, kind: 'guest' }, req, res);
   }
 
-  private start(who: Pick<StreamClient, 'key' | 'kind'>, req: Request, res: Response): void {
+  private start(
+    who: Pick<StreamClient, 'key' | 'kind' | 'credential'>,
+    req: Request,
+    res: Response,
+  ): void {
     if (this.closing) {
       res.status(503).set('Retry-After', '5').end();
       return;
@@ -91,6 +112,7 @@ export class OrderStreamHub implements OnModuleDestroy {
   /** Ends every stream so the HTTP server can close (it waits for open connections). */
   onModuleDestroy(): void {
     this.closing = true;
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.untrackStreams();
     for (const map of [this.clients, this.guests]) {
       for (const owned of map.values()) {
@@ -100,6 +122,33 @@ export class OrderStreamHub implements OnModuleDestroy {
         }
       }
       map.clear();
+    }
+  }
+
+  /** Ends the owners' streams whose credential no longer holds, telling each why. */
+  async recheck(): Promise<void> {
+    if (this.rechecking || this.clients.size === 0) return;
+    this.rechecking = true;
+    try {
+      const owners = [...this.clients.values()].flatMap((owned) => [...owned]);
+      const revoked = await this.credentials.revoked(
+        owners.map((client) => client.credential!),
+        Date.now(),
+      );
+      for (const client of owners) {
+        const reason = revoked.get(client.credential!);
+        if (reason === undefined) continue;
+        if (!client.res.writableEnded && !client.res.destroyed) {
+          client.res.write(`event: stream.closed\ndata: ${JSON.stringify({ reason })}\n\n`);
+          client.res.end();
+        }
+        this.remove(client);
+      }
+    } catch (error) {
+      // A check that cannot be made (the database away) ends nothing; the next one will.
+      this.logger.warn(`Checking the order streams' credentials failed: ${String(error)}`);
+    } finally {
+      this.rechecking = false;
     }
   }
 
