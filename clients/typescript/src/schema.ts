@@ -271,7 +271,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a pending order as its guest
-         * @description Moves a pending order to cancelled, recorded in the history with actor `guest` (by: null); the owner gets a notification with the optional reason and an `order.updated` event on their stream. An order in any other state is 422 and stays as it is. A wrong or missing token is 404, as for an unknown order.
+         * @description Moves a pending order to cancelled, recorded in the history with actor `guest` (by: null); the owner gets a notification with the optional reason and an `order.updated` event on their stream. An order in any other state is 422 and stays as it is, and so is a pending order already paid online (detail on `payment`: the restaurant cancels it and refunds the payment). A wrong or missing token is 404, as for an unknown order.
          */
         post: operations["cancelGuestOrder"];
         delete?: never;
@@ -312,7 +312,7 @@ export interface paths {
         put?: never;
         /**
          * Opens a new card checkout for an order that is not paid.
-         * @description For the guest whose checkout failed to open or was abandoned: a new checkout with a new reference; the answer's `payment.authorization_url` is where to send the guest. Needs the order's token; a wrong token is answered as an unknown order (404). 409 when the order is paid; 422 when it is not paid online by card.
+         * @description For the guest whose checkout failed to open or was abandoned: a new checkout with a new reference; the answer's `payment.authorization_url` is where to send the guest. Needs the order's token; a wrong token is answered as an unknown order (404). 409 when the order is paid; 422 when it is not paid online by card. Limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
          */
         post: operations["retryOrderPayment"];
         delete?: never;
@@ -332,7 +332,7 @@ export interface paths {
         put?: never;
         /**
          * Asks the provider whether the order's checkout was paid.
-         * @description For a storefront's callback page when the webhook is late: the provider's answer is applied by the same rule as its webhook (paid exactly once; another amount or currency is a mismatch). The guest sends the order's token; the owner may send their Bearer token instead. Answers the order.
+         * @description For a storefront's callback page when the webhook is late: the provider's answer is applied by the same rule as its webhook (paid exactly once; another amount or currency is a mismatch). The guest sends the order's token and gets the order as the guest sees it (no `owner_note`, no history of that note); the owner may send their Bearer token instead and gets the whole order, `owner_note` included. The guest's calls are limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
          */
         post: operations["verifyOrderPayment"];
         delete?: never;
@@ -482,7 +482,8 @@ export interface paths {
          * @description An endless `text/event-stream` with `order.created` and `order.updated` events for
          *     the caller's orders, each with the order's summary as JSON `data`, and a comment line every 15
          *     s as heartbeat. Events reach every replica of the service. EventSource cannot send headers, so
-         *     `?api_key=` and `?access_token=` are accepted too.
+         *     `?api_key=` and `?access_token=` are accepted too. The stream ends (with a `stream.closed`
+         *     event saying why) within 5 s of its token ending: expiry, or a password change or reset.
          */
         get: operations["streamOrders"];
         put?: never;
@@ -811,7 +812,8 @@ export interface paths {
          * @description Creates an account and answers the user without a token (log in next). The email must
          *     be valid and unused, ignoring case, and the username unused (409 otherwise); the password has
          *     at least 4 characters and equals `password_confirmation` (400). `meta_data` is any JSON object
-         *     or array up to 16 KiB, stored as sent.
+         *     or array up to 16 KiB, stored as sent. Limited per IP (10 a minute by default; 429
+         *     `RATE_LIMITED` beyond).
          */
         post: operations["registerUser"];
         delete?: never;
@@ -1786,7 +1788,7 @@ export interface components {
              *     amount or currency (the order stays unpaid and the owner is told).
              * @enum {string}
              */
-            status: "unpaid" | "pending" | "paid" | "failed" | "mismatch" | "partially_refunded" | "refunded";
+            status: "unpaid" | "pending" | "paid" | "overpaid" | "failed" | "mismatch" | "partially_refunded" | "refunded";
         };
         PlaceOrderDto: {
             /**
@@ -2919,7 +2921,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
-                        data: components["schemas"]["OrderResponseDto"];
+                        data: components["schemas"]["GuestOrderResponseDto"];
                     };
                 };
             };
@@ -2959,6 +2961,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
         };
     };
     verifyOrderPayment: {
@@ -2985,7 +2996,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
-                        data: components["schemas"]["OrderResponseDto"];
+                        data: components["schemas"]["GuestOrderResponseDto"];
                     };
                 };
             };
@@ -3018,6 +3029,15 @@ export interface operations {
             };
             /** @description UNPROCESSABLE: a business rule refused it; details say which */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4409,6 +4429,15 @@ export interface operations {
             };
             /** @description CONFLICT */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
