@@ -126,21 +126,20 @@ export interface BlockRun {
 
 /**
  * Runs the blocks in one bash process, in order, with `localhost:3000`
- * pointing at `baseUrl`'s host and `env` added; rejects with the output when
- * bash fails.
+ * pointing at `baseUrl`'s host (and each `hosts` key at its value); rejects
+ * with the output when bash fails.
  */
 export async function runBlocks(
   blocks: ShellBlock[],
   baseUrl: string,
-  env: Record<string, string> = {},
+  hosts: Record<string, string> = {},
 ): Promise<BlockRun[]> {
-  const host = new URL(baseUrl).host;
+  const replacements = Object.entries({ 'localhost:3000': new URL(baseUrl).host, ...hosts });
+  const rewrite = (code: string) =>
+    replacements.reduce((text, [from, to]) => text.replaceAll(from, to), code);
   const marker = (index: number) => `@@block-${index}@@`;
   const script = blocks
-    .map(
-      (block, index) =>
-        `printf '\\n%s\\n' '${marker(index)}'\n${block.code.replaceAll('localhost:3000', host)}`,
-    )
+    .map((block, index) => `printf '\\n%s\\n' '${marker(index)}'\n${rewrite(block.code)}`)
     .join('\n');
   const { code, stdout, stderr } = await new Promise<{
     code: number | null;
@@ -149,7 +148,7 @@ export async function runBlocks(
   }>((resolve) => {
     const child = spawn('bash', ['-c', script], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
     });
     let out = '';
     let err = '';
