@@ -73,6 +73,12 @@ describe('docs/configuration.md', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('is the list .env.example offers too', () => {
+    const example = readFileSync(join(ROOT, '.env.example'), 'utf8');
+    const offered = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]);
+    expect(offered.sort()).toEqual([...readByCode()].sort());
+  });
+
   it('gives the webhook retry schedule its default', () => {
     const schedule = /DEFAULT_WEBHOOK_RETRY_SCHEDULE = \[([\d, ]+)\]/.exec(code)![1];
     expect(documented().get('WEBHOOK_RETRY_SCHEDULE')).toBe(`\`${schedule.replace(/\s/g, '')}\``);
