@@ -57,6 +57,10 @@ describe('the documentation runs as written', () => {
     await expect(runBlocks(refused, t.baseUrl)).rejects.not.toThrow(/went-on/);
   });
 
+  it('the README stays a front page of at most 150 lines', () => {
+    expect(readDoc('README.md').trimEnd().split('\n').length).toBeLessThanOrEqual(150);
+  });
+
   it('docs/README.md indexes every page of docs/', () => {
     const index = readDoc('docs/README.md');
     const pages = readdirSync(join(ROOT, 'docs')).filter(
