@@ -53,6 +53,14 @@ describe('loadConfig', () => {
     ).toMatchObject({ rateLimitPaymentPerOrderPerMinute: 2, rateLimitPaymentPerIpPerMinute: 7 });
   });
 
+  it('serves the docs unless DOCS_ENABLED=false, and refuses another value', () => {
+    expect(loadConfig({}).docsEnabled).toBe(true);
+    expect(loadConfig({ DOCS_ENABLED: 'false' }).docsEnabled).toBe(false);
+    expect(() => loadConfig({ DOCS_ENABLED: 'no' })).toThrow(
+      'Invalid configuration: DOCS_ENABLED must be true or false, got "no"',
+    );
+  });
+
   it('reads the webhook settings', () => {
     expect(
       loadConfig({

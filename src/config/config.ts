@@ -65,6 +65,8 @@ export interface AppConfig {
   paymentCallbackOrigins: string[] | '*';
   /** Bearer token GET /metrics requires; unset: open outside production, hidden (404) in production. */
   metricsToken: string | undefined;
+  /** Swagger UI at /docs and the OpenAPI document at /docs/openapi.json; false: both 404. */
+  docsEnabled: boolean;
 }
 
 export interface PaystackConfig {
@@ -393,5 +395,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     paystack: paystackConfig(env),
     paymentCallbackOrigins: origins(env, 'PAYMENT_CALLBACK_ORIGINS') ?? (production ? [] : '*'),
     metricsToken: metricsToken(env),
+    docsEnabled: bool(env, 'DOCS_ENABLED', true),
   };
 }
