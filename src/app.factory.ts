@@ -33,7 +33,7 @@ export async function createApp(
   app.use(recordHttpMetrics);
   installHttpPipeline(app, config);
   answerParserErrors(app.getHttpServer());
-  mountSwagger(app);
+  mountSwagger(app, config);
   await app.init();
   return app;
 }

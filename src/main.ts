@@ -40,6 +40,12 @@ async function main(): Promise<void> {
     );
   }
 
+  if (config.jwtSecretGenerated) {
+    logger.warn(
+      `No JWT_SECRET set: signing with the secret kept in ${config.dataDir}; processes that do not share this directory must all set one JWT_SECRET`,
+    );
+  }
+
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENTITY_TYPE_DEFINITIONS } from '../src/entity/entity-types';
 import { EXTRA_DATA_SCHEMAS } from '../src/openapi/extra-data-schemas';
+import { OPERATION_FLOW } from '../src/openapi/flow-order';
 
 /**
  * The committed OpenAPI document (CI checks that it is what the code
@@ -64,6 +65,25 @@ describe('the OpenAPI document', () => {
     expect(names.slice(0, 4)).toEqual(['accounts', 'entities', 'storefront', 'orders']);
     expect(names.indexOf('files')).toBeLessThan(names.indexOf('health'));
     for (const tag of document.tags) expect(tag.description).toEqual(expect.any(String));
+  });
+
+  it('lists operations in the order of the flow, each with a place in it', () => {
+    const ids = operations.map(({ operation }) => operation.operationId as string);
+    expect(ids.filter((id) => !OPERATION_FLOW.includes(id))).toEqual([]);
+    const accounts = operations
+      .filter(({ operation }) => operation.tags.includes('accounts'))
+      .map(({ operation }) => operation.operationId as string);
+    expect(accounts.slice(0, 2)).toEqual(['registerUser', 'loginUser']);
+    expect(accounts.slice(-2)).toEqual(['requestPasswordChange', 'changePassword']);
+    // Each path comes at the place of its earliest operation.
+    const ranks = Object.values(document.paths as Record<string, Record<string, any>>).map((item) =>
+      Math.min(
+        ...Object.values(item)
+          .filter((operation) => operation?.operationId)
+          .map((operation) => OPERATION_FLOW.indexOf(operation.operationId)),
+      ),
+    );
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
   });
 
   it('names its servers and license', () => {

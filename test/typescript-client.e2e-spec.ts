@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createClient } from '../clients/typescript/src';
 import { startTestApp, TestApp, TEST_API_KEY } from './support/test-app';
 
@@ -56,5 +59,18 @@ describe('the TypeScript client package', () => {
     });
     expect(refused.response.status).toBe(401);
     expect(refused.error?.error.code).toBe('API_KEY_INVALID');
+  });
+
+  it('npm run example runs the quick start, again and again on one database', async () => {
+    const cwd = join(__dirname, '..', 'clients', 'typescript');
+    for (let run = 0; run < 2; run++) {
+      const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'example'], {
+        cwd,
+        env: { ...process.env, SERVICE_URL: t.baseUrl, API_KEY: TEST_API_KEY },
+      });
+      expect(stdout.trim()).toMatch(
+        /^Grace’s Grill: order \S+ \(3000\.00 NGN, pending\); the owner has 1 order\(s\)$/,
+      );
+    }
   });
 });

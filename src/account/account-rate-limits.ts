@@ -3,7 +3,7 @@ import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 
-/** Login and the three endpoints that email a code: each is rate-limited. */
+/** Register, login and the three endpoints that email a code: each is rate-limited. */
 export type LimitedAction = 'login' | 'reset-password' | 'change-password' | 'verify-email';
 
 /**
@@ -22,6 +22,14 @@ export class AccountRateLimits {
     const limit = this.config.rateLimitAuthPerMinute;
     await this.limiter.consume(`${action}-ip`, ip, limit, 60);
     await this.limiter.consume(`${action}-email`, email.trim().toLowerCase(), limit, 60);
+  }
+
+  /**
+   * Sign-up per IP: its 409 says whether an email has an account, so a
+   * stranger must not be able to ask it at any speed.
+   */
+  async register(ip: string): Promise<void> {
+    await this.limiter.consume('register-ip', ip, this.config.rateLimitAuthPerMinute, 60);
   }
 
   async codeCheck(ip: string): Promise<void> {

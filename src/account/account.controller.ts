@@ -44,15 +44,16 @@ export class AccountController {
    * @remarks Creates an account and answers the user without a token (log in next). The email must
    * be valid and unused, ignoring case, and the username unused (409 otherwise); the password has
    * at least 4 characters and equals `password_confirmation` (400). `meta_data` is any JSON object
-   * or array up to 16 KiB, stored as sent.
+   * or array up to 16 KiB, stored as sent. Limited per IP (10 a minute by default; 429
+   * `RATE_LIMITED` beyond).
    */
   @Post('register')
   @ApiKeyOnly()
   @Message('Registration successful')
   @ApiEnvelope(RegisteredUserDto, { status: 201 })
-  @ApiErrors(400, 409)
-  registerUser(@Body() dto: RegisterUserDto): Promise<RegisteredUserDto> {
-    return this.accounts.register(dto);
+  @ApiErrors(400, 409, 429)
+  registerUser(@Body() dto: RegisterUserDto, @Ip() ip?: string): Promise<RegisteredUserDto> {
+    return this.accounts.register(dto, ipOf(ip));
   }
 
   /**

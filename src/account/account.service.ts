@@ -31,7 +31,8 @@ export class AccountService {
   ) {}
 
   /** 201 without a token: the client logs in next (source 4.1). */
-  async register(dto: RegisterUserDto): Promise<RegisteredUserDto> {
+  async register(dto: RegisterUserDto, ip: string): Promise<RegisteredUserDto> {
+    await this.limits.register(ip);
     const taken = await this.users.takenFields({ email: dto.email, username: dto.username });
     if (taken.length > 0) throw alreadyTaken(taken);
     const passwordHash = await this.hasher.hash(dto.password);

@@ -59,6 +59,9 @@ export const Public = () => Auth({ apiKey: false, bearer: 'none' });
 /** The user of the Bearer token, as the guard verified it. */
 export interface AuthUser {
   uuid: string;
+  /** From the Bearer token: the token version it was issued at, and when it expires (epoch ms). */
+  tokenVersion?: number;
+  expiresAtMs?: number;
 }
 
 export type AuthedRequest = { user?: AuthUser };

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { GlobalAuthGuard } from './auth.guard';
+import { CredentialChecks } from './credential-checks';
 import { JwtStrategy } from './jwt.strategy';
 import { OwnershipService } from './ownership.service';
 import { TokenService } from './token.service';
@@ -14,8 +15,9 @@ import { TokenService } from './token.service';
     JwtStrategy,
     TokenService,
     OwnershipService,
+    CredentialChecks,
     { provide: APP_GUARD, useClass: GlobalAuthGuard },
   ],
-  exports: [TokenService, OwnershipService],
+  exports: [TokenService, OwnershipService, CredentialChecks],
 })
 export class AuthModule {}

@@ -18,6 +18,8 @@ export interface JwtPayload {
   sub: string;
   /** The user's token_version when the token was issued; a newer version voids the token. */
   ver: number;
+  /** Expiry, seconds since the epoch. */
+  exp?: number;
 }
 
 /** ?access_token= only on routes that declared queryCredentials (SSE). */
@@ -62,6 +64,11 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     if (!user || user.tokenVersion !== payload.ver) {
       throw ApiError.unauthenticated('The token is no longer valid; log in again.');
     }
-    return { uuid: user.uuid };
+    // Kept with the caller so a stream opened with this token can be checked again later.
+    return {
+      uuid: user.uuid,
+      tokenVersion: user.tokenVersion,
+      expiresAtMs: typeof payload.exp === 'number' ? payload.exp * 1000 : undefined,
+    };
   }
 }

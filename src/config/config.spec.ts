@@ -1,4 +1,18 @@
-import { ConfigError, DEVELOPMENT_API_KEY, loadConfig, parseDuration } from './config';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ConfigError,
+  DEVELOPMENT_API_KEY,
+  loadConfig as loadAnyConfig,
+  parseDuration,
+} from './config';
+import { GENERATED_SECRET_FILE } from './generated-secret';
+
+// Without JWT_SECRET a secret is generated into DATA_DIR: keep it out of the working tree.
+const dataDir = mkdtempSync(join(tmpdir(), 'config-spec-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const loadConfig = (env: Record<string, string>) => loadAnyConfig({ DATA_DIR: dataDir, ...env });
 
 const strongSecret = 'x'.repeat(32);
 
@@ -24,6 +38,27 @@ describe('loadConfig', () => {
       webhookAllowPrivateUrls: false,
       webhookSecretKey: config.jwtSecret,
     });
+  });
+
+  it("limits a guest's payment calls to 10 a minute per order and 30 per IP unless told", () => {
+    expect(loadConfig({})).toMatchObject({
+      rateLimitPaymentPerOrderPerMinute: 10,
+      rateLimitPaymentPerIpPerMinute: 30,
+    });
+    expect(
+      loadConfig({
+        RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE: '2',
+        RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE: '7',
+      }),
+    ).toMatchObject({ rateLimitPaymentPerOrderPerMinute: 2, rateLimitPaymentPerIpPerMinute: 7 });
+  });
+
+  it('serves the docs unless DOCS_ENABLED=false, and refuses another value', () => {
+    expect(loadConfig({}).docsEnabled).toBe(true);
+    expect(loadConfig({ DOCS_ENABLED: 'false' }).docsEnabled).toBe(false);
+    expect(() => loadConfig({ DOCS_ENABLED: 'no' })).toThrow(
+      'Invalid configuration: DOCS_ENABLED must be true or false, got "no"',
+    );
   });
 
   it('reads the webhook settings', () => {
@@ -55,6 +90,8 @@ describe('loadConfig', () => {
     [{ WEBHOOK_RETRY_SCHEDULE: '30,soon' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_RETRY_SCHEDULE: '0' }, 'WEBHOOK_RETRY_SCHEDULE'],
     [{ WEBHOOK_ALLOW_PRIVATE_URLS: 'yes' }, 'WEBHOOK_ALLOW_PRIVATE_URLS'],
+    [{ RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE: '0' }, 'RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE'],
+    [{ RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE: 'many' }, 'RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE'],
     [{ NODE_ENV: 'production', JWT_SECRET: strongSecret }, 'API_KEYS'],
     [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20) }, 'JWT_SECRET'],
     [{ NODE_ENV: 'production', API_KEYS: 'k'.repeat(20), JWT_SECRET: 'short' }, 'JWT_SECRET'],
@@ -93,6 +130,58 @@ describe('loadConfig', () => {
       bucket: 'uploads',
       publicUrl: 'http://127.0.0.1:9000/uploads',
     });
+  });
+});
+
+describe('the secret generated when JWT_SECRET is unset', () => {
+  it('is 256 random bits kept in DATA_DIR, readable by its user only, and reused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-secret-'));
+    try {
+      const first = loadAnyConfig({ DATA_DIR: dir });
+      const file = join(dir, GENERATED_SECRET_FILE);
+      expect(Buffer.from(first.jwtSecret, 'base64url')).toHaveLength(32);
+      expect(readFileSync(file, 'utf8').trim()).toBe(first.jwtSecret);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(first.jwtSecretGenerated).toBe(true);
+      expect(first.webhookSecretKey).toBe(first.jwtSecret);
+      expect(loadAnyConfig({ DATA_DIR: dir }).jwtSecret).toBe(first.jwtSecret);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('differs between data directories', () => {
+    const a = mkdtempSync(join(tmpdir(), 'config-secret-'));
+    const b = mkdtempSync(join(tmpdir(), 'config-secret-'));
+    try {
+      expect(loadAnyConfig({ DATA_DIR: a }).jwtSecret).not.toBe(
+        loadAnyConfig({ DATA_DIR: b }).jwtSecret,
+      );
+    } finally {
+      rmSync(a, { recursive: true, force: true });
+      rmSync(b, { recursive: true, force: true });
+    }
+  });
+
+  it('is neither read nor written when JWT_SECRET is set', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-secret-'));
+    try {
+      const config = loadAnyConfig({ DATA_DIR: dir, JWT_SECRET: 'y'.repeat(40) });
+      expect(config).toMatchObject({ jwtSecret: 'y'.repeat(40), jwtSecretGenerated: false });
+      expect(() => statSync(join(dir, GENERATED_SECRET_FILE))).toThrow(/ENOENT/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a kept secret that is too short, naming JWT_SECRET', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-secret-'));
+    try {
+      writeFileSync(join(dir, GENERATED_SECRET_FILE), 'short\n', { mode: 0o600 });
+      expect(() => loadAnyConfig({ DATA_DIR: dir })).toThrow(/^Invalid configuration: JWT_SECRET /);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

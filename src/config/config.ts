@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { generatedSecret } from './generated-secret';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 export type StorageDriverName = 'local' | 's3';
@@ -22,7 +23,13 @@ export interface AppConfig {
   apiKeys: string[];
   /** True when no API_KEYS were set and the development key is in use. */
   usingDevelopmentApiKey: boolean;
+  /**
+   * Signs access tokens; order tokens, emailed-code hashes, upload signatures
+   * and (without WEBHOOK_SECRET_KEY) the webhook secret key derive from it.
+   */
   jwtSecret: string;
+  /** True when JWT_SECRET was unset and the secret kept in DATA_DIR is in use. */
+  jwtSecretGenerated: boolean;
   jwtExpiresInSeconds: number;
   databaseUrl: string | undefined;
   databasePoolSize: number;
@@ -37,6 +44,9 @@ export interface AppConfig {
   mailFrom: string;
   rateLimitAuthPerMinute: number;
   rateLimitOrderPerMinute: number;
+  /** A guest's payment verify and new checkout, per order and per IP, a minute each. */
+  rateLimitPaymentPerOrderPerMinute: number;
+  rateLimitPaymentPerIpPerMinute: number;
   storageDriver: StorageDriverName;
   maxUploadBytes: number;
   s3: S3Config | undefined;
@@ -55,6 +65,8 @@ export interface AppConfig {
   paymentCallbackOrigins: string[] | '*';
   /** Bearer token GET /metrics requires; unset: open outside production, hidden (404) in production. */
   metricsToken: string | undefined;
+  /** Swagger UI at /docs and the OpenAPI document at /docs/openapi.json; false: both 404. */
+  docsEnabled: boolean;
 }
 
 export interface PaystackConfig {
@@ -65,8 +77,6 @@ export interface PaystackConfig {
 }
 
 export const DEVELOPMENT_API_KEY = 'dev-api-key-change-me';
-/** Used only outside production when JWT_SECRET is unset; production refuses to start without one. */
-export const DEVELOPMENT_JWT_SECRET = 'dev-jwt-secret-not-for-production-use-0123456789';
 
 export class ConfigError extends Error {
   constructor(
@@ -258,13 +268,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
     throw new ConfigError('API_KEYS', 'is required when NODE_ENV=production');
   }
 
+  const dataDir = resolve(read(env, 'DATA_DIR') ?? './data');
   let jwtSecret = read(env, 'JWT_SECRET');
   if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32 && production) {
     throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes when NODE_ENV=production');
   }
+  const jwtSecretGenerated = jwtSecret === undefined;
   if (jwtSecret === undefined) {
     if (production) throw new ConfigError('JWT_SECRET', 'is required when NODE_ENV=production');
-    jwtSecret = DEVELOPMENT_JWT_SECRET;
+    try {
+      jwtSecret = generatedSecret(dataDir);
+    } catch (error) {
+      throw new ConfigError('JWT_SECRET', `is unset and ${(error as Error).message}`);
+    }
   }
 
   const jwtExpiresIn = read(env, 'JWT_EXPIRES_IN');
@@ -341,10 +357,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     apiKeys: apiKeys.length ? apiKeys : [DEVELOPMENT_API_KEY],
     usingDevelopmentApiKey: apiKeys.length === 0,
     jwtSecret,
+    jwtSecretGenerated,
     jwtExpiresInSeconds: jwtExpiresIn ? parseDuration('JWT_EXPIRES_IN', jwtExpiresIn) : 86400,
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
-    dataDir: resolve(read(env, 'DATA_DIR') ?? './data'),
+    dataDir,
     corsOrigins,
     trustProxy,
     publicBaseUrl,
@@ -359,6 +376,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mailFrom: read(env, 'MAIL_FROM') ?? 'Menu Service <no-reply@localhost>',
     rateLimitAuthPerMinute: int(env, 'RATE_LIMIT_AUTH_PER_MINUTE', 10, 1, 100000),
     rateLimitOrderPerMinute: int(env, 'RATE_LIMIT_ORDER_PER_MINUTE', 30, 1, 100000),
+    rateLimitPaymentPerOrderPerMinute: int(
+      env,
+      'RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE',
+      10,
+      1,
+      100000,
+    ),
+    rateLimitPaymentPerIpPerMinute: int(env, 'RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE', 30, 1, 100000),
     storageDriver,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 5 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     s3: storageDriver === 's3' ? s3Config(env) : undefined,
@@ -370,5 +395,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     paystack: paystackConfig(env),
     paymentCallbackOrigins: origins(env, 'PAYMENT_CALLBACK_ORIGINS') ?? (production ? [] : '*'),
     metricsToken: metricsToken(env),
+    docsEnabled: bool(env, 'DOCS_ENABLED', true),
   };
 }

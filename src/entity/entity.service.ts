@@ -5,7 +5,7 @@ import { ApiError, ErrorDetail } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
 import { AccessPolicy, BusinessAction, BusinessRole } from '../team';
 import { EntityBodyDto } from './dto/entity-body.dto';
-import { EntityResponseDto, toEntityResponse } from './dto/entity-response.dto';
+import { EntityResponseDto, forViewer, toEntityResponse } from './dto/entity-response.dto';
 import {
   DEFAULT_PER_PAGE,
   ListEntitiesQueryDto,
@@ -123,7 +123,8 @@ export class EntityService {
       page,
       perPage,
     });
-    return new ApiResult(records, `${type.label} records`, pageMeta(page, perPage, total));
+    const visible = records.map((record) => forViewer(record, user?.uuid));
+    return new ApiResult(visible, `${type.label} records`, pageMeta(page, perPage, total));
   }
 
   /**
@@ -140,7 +141,7 @@ export class EntityService {
     const memberOf = user ? await this.access.memberBusinesses(user.uuid, 'business.read') : [];
     const record = await this.repository.findVisible(type, uuid, user?.uuid, memberOf);
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
-    return new ApiResult(toEntityResponse(record), `${type.label} found`);
+    return new ApiResult(forViewer(toEntityResponse(record), user?.uuid), `${type.label} found`);
   }
 
   /**
@@ -169,7 +170,8 @@ export class EntityService {
         },
       ]);
     }
-    return new ApiResult(toEntityResponse(found[0]), `${type.label} found`);
+    // A public read: private settings are left out even for the owner.
+    return new ApiResult(forViewer(toEntityResponse(found[0]), undefined), `${type.label} found`);
   }
 
   /** PUT: fields sent replace the stored ones; extra_data is replaced whole. */

@@ -4,7 +4,7 @@ import { gunzip } from 'node:zlib';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
-import { StorefrontResponseDto, toEntityResponse } from './dto/entity-response.dto';
+import { StorefrontResponseDto, toPublicEntityResponse } from './dto/entity-response.dto';
 import { MAX_PER_PAGE } from './dto/list-entities-query.dto';
 import { isoInZone, OpenState, openState, readOpeningHours } from './domain/opening-hours';
 import { EntityRecord } from './entity-record.entity';
@@ -240,11 +240,12 @@ export class StorefrontService {
       (manager) => this.readRecords(businessMetaKey, menuMetaKey, manager),
     );
     const { business, menu, items } = result;
-    // open_now and next_change_at are added to each answer, never stored.
+    // open_now and next_change_at are added to each answer, never stored. The
+    // document is public and stored as built, so private settings leave here.
     const data: Omit<StorefrontResponseDto, 'open_now' | 'next_change_at'> = {
-      business: toEntityResponse(business),
-      menu: toEntityResponse(menu),
-      items: items.slice(0, MAX_PER_PAGE).map(toEntityResponse),
+      business: toPublicEntityResponse(business),
+      menu: toPublicEntityResponse(menu),
+      items: items.slice(0, MAX_PER_PAGE).map(toPublicEntityResponse),
       items_truncated: items.length > MAX_PER_PAGE,
     };
     const inputs: StorefrontAnswerInputs = {};

@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pinoHttp, Options } from 'pino-http';
 import { loadConfig } from '../config/config';
-import { loggerParams, redactSecrets, redactUrl } from './logging';
+import { loggerParams, redactHeaders, redactSecrets, redactText, redactUrl } from './logging';
 
 describe('log redaction', () => {
   it('censors password* and token* fields at any depth', () => {
@@ -35,6 +35,48 @@ describe('log redaction', () => {
       '/orders/stream?api_key=[redacted]&access_token=[redacted]&x=1',
     );
   });
+
+  it.each([
+    ['/order/1?order_token=abc', '/order/1?order_token=[redacted]'],
+    ['/order/1?x=1&order_token=abc&y=2', '/order/1?x=1&order_token=[redacted]&y=2'],
+    ['/order/1?order%5Ftoken=abc', '/order/1?order%5Ftoken=[redacted]'],
+    ['/upload/k?expires=1&signature=s', '/upload/k?expires=1&signature=[redacted]'],
+    ['/invite?invitation_token=i', '/invite?invitation_token=[redacted]'],
+    ['/orders?status=pending&page=2', '/orders?status=pending&page=2'],
+  ])('censors %s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+
+  it('censors secret headers by name', () => {
+    expect(
+      redactHeaders({
+        authorization: 'Bearer jwt',
+        'x-api-key': 'k',
+        'x-order-token': 'o',
+        cookie: 'c',
+        'x-paystack-signature': 's',
+        'content-type': 'application/json',
+        'x-request-id': 'r',
+      }),
+    ).toEqual({
+      authorization: '[redacted]',
+      'x-api-key': '[redacted]',
+      'x-order-token': '[redacted]',
+      cookie: '[redacted]',
+      'x-paystack-signature': '[redacted]',
+      'content-type': 'application/json',
+      'x-request-id': 'r',
+    });
+  });
+
+  it('censors tokens inside free text: URLs, Bearer credentials, JWTs', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    expect(
+      redactText(`GET http://h/o?order_token=abc failed; sent Bearer xyz.1 and ${jwt} and 42`),
+    ).toBe(
+      'GET http://h/o?order_token=[redacted] failed; sent Bearer [redacted] and [redacted] and 42',
+    );
+  });
 });
 
 describe('access log', () => {
@@ -46,7 +88,7 @@ describe('access log', () => {
         done();
       },
     });
-    const config = loadConfig({ LOG_LEVEL: 'info' });
+    const config = loadConfig({ LOG_LEVEL: 'info', JWT_SECRET: 'x'.repeat(40) });
     const { pinoHttp: options } = loggerParams(config) as { pinoHttp: Options };
     const middleware = pinoHttp(options, stream);
     const server = createServer((req, res) => {
@@ -62,5 +104,38 @@ describe('access log', () => {
     expect(entry.res.statusCode).toBe(418);
     expect(typeof entry.responseTime).toBe('number');
     expect(entry.req.url).toBe('/public/thing?token=[redacted]');
+  });
+
+  it('censors secrets in the URL, headers, message and error of every line', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const config = loadConfig({ LOG_LEVEL: 'info', JWT_SECRET: 'x'.repeat(40) });
+    const { pinoHttp: options } = loggerParams(config) as { pinoHttp: Options };
+    const middleware = pinoHttp(options, stream);
+    const server = createServer((req, res) => {
+      middleware(req, res);
+      const error = Object.assign(new Error('fetch http://x/y?order_token=sekrit-3 failed'), {
+        parameters: ['sekrit-4'],
+      });
+      req.log.error({ err: error, body: { token_to_reset_password: 'sekrit-5' } }, 'failed');
+      req.log.warn('Bearer sekrit-6 was refused at /o?access_token=sekrit-7');
+      res.statusCode = 500;
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await fetch(`http://127.0.0.1:${port}/order/1?order_token=sekrit-1`, {
+      headers: { 'x-order-token': 'sekrit-2', authorization: 'Bearer sekrit-8' },
+    });
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const text = lines.join('');
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(text).toContain('[redacted]');
+    expect(text).not.toMatch(/sekrit/);
   });
 });

@@ -4,7 +4,7 @@ import { MailMessage, MailPort } from './mail.port';
 /**
  * The default without SMTP_URL: the message goes to the log, and the
  * outbox row, marked sent, is the local mailbox tests and developers read.
- * In production the body is not logged, as it carries one-time tokens.
+ * The body is logged only in development, as it carries one-time codes.
  */
 export class LogMailTransport extends MailPort {
   private readonly logger = new Logger('Mail');

@@ -14,7 +14,9 @@ async function createMailPort(config: AppConfig): Promise<MailPort> {
   if (production) {
     new Logger('Mail').warn('SMTP_URL is not set: emails are logged, not delivered');
   }
-  return new LogMailTransport(config.mailFrom, !production);
+  // Mail bodies carry one-time codes; only a developer's own machine
+  // (NODE_ENV=development) writes them to the log, as its local mailbox.
+  return new LogMailTransport(config.mailFrom, config.nodeEnv === 'development');
 }
 
 /** The mail transport chosen by configuration: SMTP when SMTP_URL is set, else the log. */

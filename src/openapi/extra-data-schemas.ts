@@ -39,7 +39,7 @@ export const BUSINESS_EXTRA_DATA: Schema = {
   additionalProperties: true,
   properties: {
     business_address: str('Street address shown to guests.', '12 Marina Road, Lagos'),
-    contact_email: email('Where the business is reached.', 'hello@bistro.example'),
+    contact_email: email('Where the business is reached.', 'hello@kemi-kitchen.example'),
     enable_on_portal_listing: flag('Whether the business may be listed in a public directory.'),
     country_of_registration: str('Country the business is registered in.', 'NG'),
     paystack_subaccount_code: str(
@@ -149,7 +149,7 @@ export const MENU_EXTRA_DATA: Schema = {
       additionalProperties: true,
       description: 'Contact details shown on the support page.',
       properties: {
-        email_address: email('Contact address.', 'hello@bistro.example'),
+        email_address: email('Contact address.', 'hello@kemi-kitchen.example'),
         mobile_number: str('Phone number.', '+2348000000000'),
         address: str('Postal address.'),
         show_contact_info_on_support_page: flag('Whether to show them.'),
@@ -197,7 +197,7 @@ export const ITEM_EXTRA_DATA: Schema = {
       type: 'array',
       maxItems: 20,
       description:
-        'Sizes, extras and sides. Keys match `^[a-z0-9_-]{1,64}$` and are unique (groups within ' +
+        'Sizes, extras and sides. Keys are 1 to 64 of a-z, 0-9, _ and - and are unique (groups within ' +
         'the item, options within the group); 0 ≤ `min_selected` ≤ `max_selected` ≤ the number ' +
         'of options; `price_delta` a non-negative decimal string (a number is stored as its ' +
         'string); at most 20 groups of at most 50 options. A cart line chooses options with ' +

@@ -1,6 +1,8 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { AppConfig } from '../config/config';
 import { EXTRA_DATA_SCHEMAS } from './extra-data-schemas';
+import { orderPaths } from './flow-order';
 import { REQUEST_EXAMPLES } from './request-examples';
 
 /** Tags in the order a client meets them, with what each covers; unknown tags follow. */
@@ -46,7 +48,11 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
     name: 'files',
     description: 'Upload URLs for images, the local driver’s signed upload and the stored files.',
   },
-  { name: 'health', description: 'Liveness and readiness probes; no key needed.' },
+  {
+    name: 'health',
+    description:
+      'Where the documentation is (`GET /`), liveness and readiness probes; no key needed.',
+  },
   {
     name: 'operations',
     description: 'Prometheus metrics for the operator.',
@@ -118,7 +124,11 @@ function completeDocument(document: OpenAPIObject): void {
   }
 }
 
-/** The contract as the code states it: sorted, so the committed file diffs cleanly. */
+/**
+ * The contract as the code states it: keys sorted and paths in the order of
+ * the flow, so the committed file diffs cleanly and Swagger UI lists each
+ * tag's operations in the order a client calls them.
+ */
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Menu and Ordering Service')
@@ -149,14 +159,59 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     operationIdFactory: (_controller, method) => method,
   });
   completeDocument(document);
-  return sortKeys(document) as OpenAPIObject;
+  const sorted = sortKeys(document) as OpenAPIObject;
+  return { ...sorted, paths: orderPaths(sorted.paths as Record<string, JsonObject>) };
 }
 
-/** Swagger UI at /docs, the document at /docs/openapi.json (no key needed). */
-export function mountSwagger(app: INestApplication): void {
-  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
-    jsonDocumentUrl: 'docs/openapi.json',
+/**
+ * The document this instance serves: the committed one, plus, while the
+ * development key is in use (never in production), that key named where
+ * Swagger UI shows it.
+ */
+export function servedOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+  const document = buildOpenApiDocument(app);
+  if (!config.usingDevelopmentApiKey) return document;
+  const key = config.apiKeys[0];
+  const note =
+    `This instance runs without API_KEYS and accepts the development key \`${key}\`: choose ` +
+    'Authorize, enter it under api_key, then log in (loginUser) and enter the access_token ' +
+    'under bearer for the owner’s operations.';
+  const schemes = document.components!.securitySchemes as JsonObject;
+  return {
+    ...document,
+    info: { ...document.info, description: `${document.info.description}\n\n${note}` },
+    components: {
+      ...document.components,
+      securitySchemes: {
+        ...schemes,
+        api_key: { ...schemes.api_key, description: `Development key: ${key}` },
+      },
+    },
+  };
+}
+
+export const OPENAPI_JSON_PATH = '/docs/openapi.json';
+
+/**
+ * Swagger UI at /docs, the document at /docs/openapi.json and .yaml (no key
+ * needed); nothing at all when DOCS_ENABLED=false. The UI fetches the JSON
+ * document rather than carrying it inline: @nestjs/swagger inlines with
+ * String.replace, which would read `$` sequences in the document's text as
+ * replacement patterns and break the page's script.
+ */
+export function mountSwagger(app: INestApplication, config: AppConfig): void {
+  if (!config.docsEnabled) return;
+  SwaggerModule.setup('docs', app, () => servedOpenApiDocument(app, config), {
+    ui: false,
+    raw: ['json', 'yaml'],
+    jsonDocumentUrl: OPENAPI_JSON_PATH,
     yamlDocumentUrl: 'docs/openapi.yaml',
+  });
+  // The UI's own copy of the document is empty; it loads the served one by URL.
+  const empty = {} as OpenAPIObject;
+  SwaggerModule.setup('docs', app, empty, {
+    raw: false,
     customSiteTitle: 'Menu and Ordering Service API',
+    swaggerOptions: { url: OPENAPI_JSON_PATH, displayRequestDuration: true },
   });
 }

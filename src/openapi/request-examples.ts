@@ -14,23 +14,23 @@ const USER_UUID = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
 
 export const REQUEST_EXAMPLES: Record<string, Examples> = {
   registerUser: one('A new owner', {
-    email: 'ada@bistro.example',
+    email: 'kemi@tryout.example',
     password: 'correct-horse',
     password_confirmation: 'correct-horse',
-    name: 'Ada Obi',
-    username: 'ada',
+    name: 'Kemi Ade',
+    username: 'kemi-tryout',
     meta_data: { phone: '+2348000000000' },
   }),
-  loginUser: one('Email and password', { email: 'ada@bistro.example', password: 'correct-horse' }),
-  requestPasswordReset: one('The account’s address', { email_address: 'ada@bistro.example' }),
+  loginUser: one('Email and password', { email: 'kemi@tryout.example', password: 'correct-horse' }),
+  requestPasswordReset: one('The account’s address', { email_address: 'kemi@tryout.example' }),
   resetPassword: one('The emailed code and a new password', {
-    email_address: 'ada@bistro.example',
+    email_address: 'kemi@tryout.example',
     token_to_reset_password: '48392017',
     new_password: 'new-horse-battery',
     new_password_confirmation: 'new-horse-battery',
   }),
   requestPasswordChange: one('Nothing needed; the address is optional', {
-    email_address: 'ada@bistro.example',
+    email_address: 'kemi@tryout.example',
   }),
   changePassword: one('The emailed code, the old and the new password', {
     token_to_change_password: '61520493',
@@ -41,19 +41,19 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
   requestEmailVerification: one('Nothing needed; the address is optional', {}),
   verifyEmailAddress: one('The emailed code', { token_to_verify_email_address: '20831175' }),
   identityProviderCallback: one('Whatever the provider sends', { code: 'abc' }),
-  updateUserProfile: one('A new display name', { name: 'Ada O.' }),
+  updateUserProfile: one('A new display name', { name: 'Kemi A.' }),
   createEntity: {
     business: {
       summary: 'A business (type svc_business)',
       value: {
         request_id: '1716200000000',
-        meta_key: 'bistro',
-        title_name: 'Bistro',
+        meta_key: 'kemi-kitchen',
+        title_name: 'Kemi’s Kitchen',
         description: 'Small plates by the sea',
         status: 'enabled',
         extra_data: {
           business_address: '12 Marina Road, Lagos',
-          contact_email: 'hello@bistro.example',
+          contact_email: 'hello@kemi-kitchen.example',
           country_of_registration: 'NG',
         },
       },
@@ -70,7 +70,7 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
           menu_base_wallet_ticker_symbol: '₦',
           menu_featured_categories: ['Mains', 'Drinks'],
           menu_checkout_payments_providers: {
-            bank_transfer: { title: 'Bank transfer', description: 'Pay to Bistro Ltd' },
+            bank_transfer: { title: 'Bank transfer', description: 'Pay to Kemi’s Kitchen Ltd' },
           },
         },
       },
@@ -128,9 +128,9 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     uuids: [USER_UUID, ITEM_UUID],
   }),
   saveNotificationSetting: one('A phone’s push settings', {
-    device_id: 'pixel-8-ada',
+    device_id: 'pixel-8-kemi',
     platform: 'android',
-    label: 'Ada’s phone',
+    label: 'Kemi’s phone',
     enable_notification: true,
     providers: { fcm: { token: 'fcm-registration-token' } },
   }),

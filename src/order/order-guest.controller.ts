@@ -95,7 +95,7 @@ export class OrderGuestController {
   @ApiOperation({
     summary: 'Cancel a pending order as its guest',
     description:
-      'Moves a pending order to cancelled, recorded in the history with actor `guest` (by: null); the owner gets a notification with the optional reason and an `order.updated` event on their stream. An order in any other state is 422 and stays as it is. A wrong or missing token is 404, as for an unknown order.',
+      'Moves a pending order to cancelled, recorded in the history with actor `guest` (by: null); the owner gets a notification with the optional reason and an `order.updated` event on their stream. An order in any other state is 422 and stays as it is, and so is a pending order already paid online (detail on `payment`: the restaurant cancels it and refunds the payment). A wrong or missing token is 404, as for an unknown order.',
   })
   @ApiKeyOnly()
   @HttpCode(200)

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { PaymentState } from '../payment/domain/payment-state';
 import { Request, Response } from 'express';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
@@ -6,11 +7,7 @@ import { OrderTokens } from './domain/order-token';
 import { canMoveStatus, nextStatuses } from './domain/order-status';
 import { isUuid } from './domain/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
-import {
-  GuestOrderResponseDto,
-  toGuestOrderResponse,
-  toOrderResponse,
-} from './dto/order-response.dto';
+import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
 import { NotificationRepository } from './notification.repository';
 import { OrderRepository } from './order.repository';
@@ -18,6 +15,9 @@ import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderStreamHub } from './realtime/order-stream.hub';
 
 const UNKNOWN = 'The order does not exist.';
+
+/** Payment states in which money has come in through the provider. */
+const PAID_STATES: readonly PaymentState[] = ['paid', 'overpaid', 'partially_refunded'];
 
 /**
  * The guest's own view of an order, by the token the placement answered:
@@ -77,6 +77,20 @@ export class OrderGuestService {
           ],
         );
       }
+      if (order.paymentCollect === 'online' && PAID_STATES.includes(order.paymentState)) {
+        // The money came in through the provider: only the restaurant can give it
+        // back (a refund), so a guest's cancel would leave it "cancelled, paid".
+        throw ApiError.unprocessable(
+          'This order is paid online; ask the restaurant to cancel it, and they refund the payment.',
+          [
+            {
+              field: 'payment',
+              message: `the payment is ${order.paymentState}; the restaurant refunds it`,
+              payment_status: order.paymentState,
+            },
+          ],
+        );
+      }
       const updated = await this.orders.updateOrder(manager, order.uuid, { status: 'cancelled' });
       await this.orders.insertEvents(manager, order.uuid, [
         {
@@ -112,8 +126,6 @@ export class OrderGuestService {
   ): Promise<GuestOrderResponseDto> {
     const lines = await this.orders.linesOf([order.uuid], manager);
     const events = await this.orders.eventsOf([order.uuid], manager);
-    return toGuestOrderResponse(
-      toOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []),
-    );
+    return toGuestOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []);
   }
 }

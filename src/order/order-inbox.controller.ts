@@ -30,9 +30,10 @@ export class OrderInboxController {
    * the orders of the businesses the caller owns or works for, each with the order's summary as
    * JSON `data`, and a comment line every 15 s as heartbeat; `business_uuid` narrows it to one
    * business (404 when the caller has no part in it). Events reach every replica of the service.
-   * EventSource cannot send headers, so `?api_key=` and `?access_token=` are accepted too. When
-   * the caller stops working for a business the stream follows (removed, left, or a role that may
-   * not read orders), the stream ends within 5 s with a `stream.closed` event saying why.
+   * EventSource cannot send headers, so `?api_key=` and `?access_token=` are accepted too. The
+   * stream ends (with a `stream.closed` event saying why) within 5 s of its token ending (expiry,
+   * or a password change or reset) or of the caller no longer working for a business it follows
+   * (removed, left, or a role that may not read orders).
    */
   @Get('stream')
   @Auth({ queryCredentials: true })
@@ -49,7 +50,7 @@ export class OrderInboxController {
     @Res() res: Response,
   ): Promise<void> {
     const scope = await this.inbox.streamScope(user, query.business_uuid);
-    this.hub.open(user.uuid, req, res, scope);
+    this.hub.open(user, req, res, scope);
   }
 
   /**

@@ -3,7 +3,7 @@ import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { EntityService } from '../entity/entity.service';
 import { ApiError } from '../http/api-error';
-import { OrderResponseDto } from '../order/dto/order-response.dto';
+import { GuestOrderResponseDto } from '../order/dto/order-response.dto';
 import { OrderEntity, OrderEventEntity } from '../order/entities';
 import { OrderPayments, PaymentPlan, PaymentPlanInput } from '../order/order-payments';
 import { OrderRepository } from '../order/order.repository';
@@ -185,8 +185,13 @@ export class PaymentCheckoutService extends OrderPayments {
    * The guest's retry: a new checkout with a new reference for an order that
    * is not paid. 409 when it is paid; 422 when it is not paid online.
    */
-  async retryCheckout(uuid: string, token: string | undefined): Promise<OrderResponseDto> {
+  async retryCheckout(
+    uuid: string,
+    token: string | undefined,
+    ip: string,
+  ): Promise<GuestOrderResponseDto> {
     const order = await this.access.guestOrder(uuid, token);
+    await this.access.limitGuest('checkout', order.uuid, ip);
     if (SETTLED_STATES.includes(order.paymentState)) {
       throw ApiError.conflict(`The order is already ${order.paymentState}.`, [
         { field: 'payment', message: `the payment is ${order.paymentState}` },
@@ -205,7 +210,7 @@ export class PaymentCheckoutService extends OrderPayments {
       ]);
     }
     const opened = await this.openAnother(order, orderable.business.extraData);
-    return this.access.detail(opened?.order ?? order);
+    return this.access.guestDetail(opened?.order ?? order);
   }
 
   /**

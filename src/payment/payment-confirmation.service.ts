@@ -1,14 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
+import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
 import { Money } from '../order/domain/money';
-import { OrderResponseDto } from '../order/dto/order-response.dto';
+import { GuestOrderResponseDto, OrderResponseDto } from '../order/dto/order-response.dto';
+import { OrderEntity } from '../order/entities';
 import { OrderRepository } from '../order/order.repository';
-import { OrderEventBus } from '../order/realtime/order-event-bus';
+import { OrderEventBus, PublishOrderEvent } from '../order/realtime/order-event-bus';
 import { fromMinorUnits, toMinorUnits } from './domain/currency';
-import { PaymentState, SETTLED_STATES } from './domain/payment-state';
+import { PaymentState, SETTLED_STATES, stateAfterRefund } from './domain/payment-state';
 import { OrderAccess } from './order-access';
 import { PaymentRepository } from './payment.repository';
 import { PaymentTransitions } from './payment-transitions.service';
@@ -74,8 +76,10 @@ export class PaymentConfirmationService {
     uuid: string,
     token: string | undefined,
     user: AuthUser | undefined,
-  ): Promise<OrderResponseDto> {
-    const order = await this.access.guestOrOwnerOrder(uuid, token, user);
+    ip: string,
+  ): Promise<GuestOrderResponseDto | OrderResponseDto> {
+    const { order, viewer } = await this.access.guestOrOwnerOrder(uuid, token, user);
+    if (viewer === 'guest') await this.access.limitGuest('verify', order.uuid, ip);
     const provider = this.onlineProvider(order.paymentProcessor);
     if (!provider || order.paymentCollect !== 'online') {
       throw ApiError.unprocessable(
@@ -94,7 +98,7 @@ export class PaymentConfirmationService {
     }
     await this.applyCharge(provider, outcome.charge, 'verify');
     const current = await this.orders.findByUuid(order.uuid);
-    return this.access.detail(current ?? order);
+    return this.access.detailFor(viewer, current ?? order);
   }
 
   private onlineProvider(name: string): PaymentProvider | null {
@@ -127,7 +131,10 @@ export class PaymentConfirmationService {
           currency: charge.currency,
         },
       });
-      if (!fresh || SETTLED_STATES.includes(order.paymentState)) return false;
+      if (!fresh) return false;
+      if (SETTLED_STATES.includes(order.paymentState)) {
+        return this.applyAnotherCharge(manager, publish, provider, eventKey, order, charge);
+      }
 
       let next: PaymentState;
       let changes: Parameters<PaymentTransitions['apply']>[3];
@@ -165,6 +172,41 @@ export class PaymentConfirmationService {
   }
 
   /**
+   * A successful charge of an order already paid: another of its checkouts
+   * was paid too (the guest paid twice). The money is real, so it is never
+   * dropped: it counts in `amount_paid`, the payment becomes `overpaid` (the
+   * history and the owner hear of each such charge), and the owner may refund
+   * the difference. The charge that paid the order, reported again, changes
+   * nothing.
+   */
+  private async applyAnotherCharge(
+    manager: EntityManager,
+    publish: PublishOrderEvent,
+    provider: PaymentProvider,
+    eventKey: string,
+    order: OrderEntity,
+    charge: ChargeReport,
+  ): Promise<boolean> {
+    const sameCharge = charge.transactionId
+      ? charge.transactionId === order.paymentTransactionId
+      : charge.reference === order.paymentReference;
+    if (charge.outcome !== 'success' || sameCharge || charge.currency !== order.currency) {
+      return false;
+    }
+    const paid = new Money(order.amountPaid).plus(fromMinorUnits(charge.amountMinor));
+    const next = stateAfterRefund(paid, new Money(order.amountRefunded), new Money(order.amount));
+    await this.transitions.apply(
+      manager,
+      publish,
+      order,
+      { paymentState: next, amountPaid: paid.toFixed(2) },
+      { actor: 'provider', userUuid: null, always: true },
+    );
+    await this.payments.setEventOutcome(manager, provider.name, eventKey, 'overpaid');
+    return true;
+  }
+
+  /**
    * A refund confirmed by the provider: one the service made (and already
    * counted) changes nothing; one made at the provider itself is added to
    * the amount refunded.
@@ -199,7 +241,7 @@ export class PaymentConfirmationService {
         providerRefundId: event.refundId,
         requestedBy: null,
       });
-      const next: PaymentState = refunded.gte(paid) ? 'refunded' : 'partially_refunded';
+      const next = stateAfterRefund(paid, refunded, new Money(order.amount));
       await this.transitions.apply(
         manager,
         publish,

@@ -5,21 +5,32 @@ import { ApiError } from '../http/api-error';
 import { Money, parsePrice } from '../order/domain/money';
 import { isUuid } from '../order/domain/uuid';
 import { OrderResponseDto } from '../order/dto/order-response.dto';
+import { OrderEntity } from '../order/entities';
 import { OrderRepository } from '../order/order.repository';
 import { OrderEventBus } from '../order/realtime/order-event-bus';
 import { toMinorUnits } from './domain/currency';
-import { PaymentState } from './domain/payment-state';
+import { stateAfterRefund } from './domain/payment-state';
 import { RefundOrderDto } from './dto/refund-order.dto';
 import { OrderAccess } from './order-access';
 import { PaymentRepository } from './payment.repository';
 import { PaymentTransitions } from './payment-transitions.service';
 import { PaymentProviders } from './providers/payment-providers';
 
+/** The amount refunded and the payment's state once `amount` more is refunded. */
+export function refundedState(order: OrderEntity, amount: Money) {
+  const paid = new Money(order.amountPaid);
+  const refunded = Money.min(paid, new Money(order.amountRefunded).plus(amount));
+  const state = stateAfterRefund(paid, refunded, new Money(order.amount));
+  return { paymentState: state, amountRefunded: refunded.toFixed(2) };
+}
+
 /**
  * The owner's refunds. An online payment is refunded through the provider
  * (the call happens between two short transactions; the refund is `pending`
  * meanwhile and a second refund of the order is refused with 409); an
- * offline one is recorded as the owner says. A refund counts in
+ * offline one is recorded as the owner says. The provider's refund id ties
+ * the refund to the provider's event about it: an event that arrived while
+ * the call was still open was counted then, and is not counted again. A refund counts in
  * `amount_refunded` as soon as the provider accepts it.
  */
 @Injectable()
@@ -92,7 +103,7 @@ export class PaymentRefundService {
           manager,
           publish,
           order,
-          this.refunded(order.amountPaid, order.amountRefunded, amount),
+          refundedState(order, amount),
           { actor: role, userUuid: user.uuid },
         );
         return { done: await this.access.detail(result.order, manager) };
@@ -114,16 +125,24 @@ export class PaymentRefundService {
     });
     const answer = await this.events.transaction(async (manager, publish) => {
       const locked = (await this.orders.findForUpdate(manager, order.uuid))!;
+      // Settled meanwhile by the check for refunds a stopped process left pending.
+      if (!(await this.payments.isPending(manager, refundUuid))) {
+        return this.access.detail(locked, manager);
+      }
       if (!outcome.ok) {
         await this.payments.finishRefund(manager, refundUuid, 'failed', null, outcome.error);
         return null;
       }
-      await this.payments.finishRefund(manager, refundUuid, 'succeeded', outcome.refundId, null);
+      const id = outcome.refundId;
+      if (id && (await this.payments.takeCountedRefund(manager, order.uuid, id, refundUuid))) {
+        return this.access.detail(locked, manager);
+      }
+      await this.payments.finishRefund(manager, refundUuid, 'succeeded', id, null);
       const result = await this.transitions.apply(
         manager,
         publish,
         locked,
-        this.refunded(locked.amountPaid, locked.amountRefunded, amount),
+        refundedState(locked, amount),
         { actor: role, userUuid: user.uuid },
       );
       return this.access.detail(result.order, manager);
@@ -134,12 +153,5 @@ export class PaymentRefundService {
       throw ApiError.unprocessable(error, [{ field: 'amount', message: error }]);
     }
     return answer;
-  }
-
-  private refunded(amountPaid: string, amountRefunded: string, amount: Money) {
-    const paid = new Money(amountPaid);
-    const refunded = Money.min(paid, new Money(amountRefunded).plus(amount));
-    const state: PaymentState = refunded.gte(paid) ? 'refunded' : 'partially_refunded';
-    return { paymentState: state, amountRefunded: refunded.toFixed(2) };
   }
 }

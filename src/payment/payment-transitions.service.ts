@@ -12,6 +12,7 @@ export type PaymentChanges = OrderChanges;
 
 const NOTIFICATION_TITLE: Partial<Record<PaymentState, string>> = {
   paid: 'Payment received',
+  overpaid: 'Paid more than once',
   failed: 'Payment failed',
   mismatch: 'Payment does not match the order',
   partially_refunded: 'Part of the payment refunded',
@@ -38,7 +39,7 @@ export class PaymentTransitions {
     publish: PublishOrderEvent,
     order: OrderEntity,
     changes: PaymentChanges,
-    by: { actor: OrderActor; userUuid: string | null },
+    by: { actor: OrderActor; userUuid: string | null; always?: boolean },
   ): Promise<{ order: OrderEntity; events: OrderEventEntity[] }> {
     const to = changes.paymentState ?? order.paymentState;
     const from = order.paymentState;
@@ -46,7 +47,9 @@ export class PaymentTransitions {
       ...changes,
       paymentStatus: mirroredPaymentStatus(to),
     });
-    if (to === from) return { order: updated, events: [] };
+    // `always`: money moved without a change of state (a third charge of an
+    // overpaid order), which the history and the owner must still hear about.
+    if (to === from && !by.always) return { order: updated, events: [] };
     const events = await this.orders.insertEvents(manager, order.uuid, [
       { field: 'payment', fromValue: from, toValue: to, actorUuid: by.userUuid, actor: by.actor },
     ]);
@@ -60,7 +63,9 @@ export class PaymentTransitions {
         body:
           to === 'mismatch'
             ? (updated.paymentError ?? 'The provider reported another amount or currency.')
-            : `Paid ${updated.amountPaid}${currency}, refunded ${updated.amountRefunded}${currency} of ${updated.amount}${currency}.`,
+            : to === 'overpaid'
+              ? `The guest paid ${updated.amountPaid}${currency} through more than one checkout for an order of ${updated.amount}${currency}; refund the difference.`
+              : `Paid ${updated.amountPaid}${currency}, refunded ${updated.amountRefunded}${currency} of ${updated.amount}${currency}.`,
         data: {
           order_uuid: updated.uuid,
           order_reference: updated.orderReference,

@@ -1,11 +1,11 @@
-import { Body, Headers, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Headers, HttpCode, Ip, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser, Public } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { Message } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
-import { OrderResponseDto } from '../order/dto/order-response.dto';
+import { GuestOrderResponseDto, OrderResponseDto } from '../order/dto/order-response.dto';
 import { RefundOrderDto } from './dto/refund-order.dto';
 import { WebhookReceiptDto } from './dto/webhook-receipt.dto';
 import { PaymentCheckoutService } from './payment-checkout.service';
@@ -37,7 +37,7 @@ export class PaymentController {
   @ApiOperation({
     summary: 'Opens a new card checkout for an order that is not paid.',
     description:
-      "For the guest whose checkout failed to open or was abandoned: a new checkout with a new reference; the answer's `payment.authorization_url` is where to send the guest. Needs the order's token; a wrong token is answered as an unknown order (404). 409 when the order is paid; 422 when it is not paid online by card.",
+      "For the guest whose checkout failed to open or was abandoned: a new checkout with a new reference; the answer's `payment.authorization_url` is where to send the guest. Needs the order's token; a wrong token is answered as an unknown order (404). 409 when the order is paid; 422 when it is not paid online by card. Limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).",
   })
   @Post('order/:uuid/payment')
   @ApiKeyOnly()
@@ -45,21 +45,22 @@ export class PaymentController {
   @Message('Checkout opened')
   @ApiHeader(ORDER_TOKEN_HEADER)
   @ApiQuery(ORDER_TOKEN_QUERY)
-  @ApiEnvelope(OrderResponseDto)
-  @ApiErrors(404, 409, 422)
+  @ApiEnvelope(GuestOrderResponseDto)
+  @ApiErrors(404, 409, 422, 429)
   retryOrderPayment(
     @Param('uuid') uuid: string,
     @Headers('x-order-token') headerToken: string | undefined,
     @Query('order_token') queryToken: string | undefined,
-  ): Promise<OrderResponseDto> {
-    return this.checkouts.retryCheckout(uuid, headerToken ?? queryToken);
+    @Ip() ip?: string,
+  ): Promise<GuestOrderResponseDto> {
+    return this.checkouts.retryCheckout(uuid, headerToken ?? queryToken, ip ?? 'unknown');
   }
 
   /** Asks the provider whether the order's checkout was paid. */
   @ApiOperation({
     summary: "Asks the provider whether the order's checkout was paid.",
     description:
-      "For a storefront's callback page when the webhook is late: the provider's answer is applied by the same rule as its webhook (paid exactly once; another amount or currency is a mismatch). The guest sends the order's token; the owner may send their Bearer token instead. Answers the order.",
+      "For a storefront's callback page when the webhook is late: the provider's answer is applied by the same rule as its webhook (paid exactly once; another amount or currency is a mismatch). The guest sends the order's token and gets the order as the guest sees it (no `owner_note`, no history of that note); the owner may send their Bearer token instead and gets the whole order, `owner_note` included. The guest's calls are limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).",
   })
   @Post('order/:uuid/payment/verify')
   @Auth({ bearer: 'optional' })
@@ -67,15 +68,16 @@ export class PaymentController {
   @Message('Payment verified')
   @ApiHeader(ORDER_TOKEN_HEADER)
   @ApiQuery(ORDER_TOKEN_QUERY)
-  @ApiEnvelope(OrderResponseDto)
-  @ApiErrors(403, 404, 422)
+  @ApiEnvelope(GuestOrderResponseDto)
+  @ApiErrors(403, 404, 422, 429)
   verifyOrderPayment(
     @Param('uuid') uuid: string,
     @Headers('x-order-token') headerToken: string | undefined,
     @Query('order_token') queryToken: string | undefined,
     @CurrentUser() user: AuthUser | undefined,
-  ): Promise<OrderResponseDto> {
-    return this.confirmations.verifyPayment(uuid, headerToken ?? queryToken, user);
+    @Ip() ip?: string,
+  ): Promise<GuestOrderResponseDto | OrderResponseDto> {
+    return this.confirmations.verifyPayment(uuid, headerToken ?? queryToken, user, ip ?? 'unknown');
   }
 
   /** Receives Paystack's events (no API key). */

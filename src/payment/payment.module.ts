@@ -11,6 +11,7 @@ import { PaymentCheckoutService } from './payment-checkout.service';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentController } from './payment.controller';
 import { PaymentRefundService } from './payment-refund.service';
+import { PaymentRefundSettler } from './payment-refund-settler';
 import { PaymentRepository } from './payment.repository';
 import { PaymentTransitions } from './payment-transitions.service';
 import { PaymentProviders } from './providers/payment-providers';
@@ -32,6 +33,7 @@ import { PaymentProviders } from './providers/payment-providers';
     PaymentCheckoutService,
     PaymentConfirmationService,
     PaymentRefundService,
+    PaymentRefundSettler,
     OrderAccess,
     { provide: OrderPayments, useExisting: PaymentCheckoutService },
     {

@@ -139,4 +139,67 @@ export class PaymentRepository {
     ]);
     return true;
   }
+
+  /**
+   * The provider's event for this very refund was counted before the refund
+   * call answered (a webhook raced it), as a refund made at the provider:
+   * that row and ours are one refund. Ours takes its place, and nothing is
+   * counted again. False when no such row exists.
+   */
+  async takeCountedRefund(
+    manager: EntityManager,
+    orderUuid: string,
+    providerRefundId: string,
+    ownUuid: string,
+  ): Promise<boolean> {
+    const rows: Array<{ uuid: string }> = await manager.query(
+      // Run as a SELECT so the rows come back as rows (a bare DELETE answers its count too).
+      `WITH gone AS (
+         DELETE FROM payment_refunds
+         WHERE order_uuid = $1 AND provider_refund_id = $2 AND uuid <> $3 RETURNING uuid)
+       SELECT uuid FROM gone`,
+      [orderUuid, providerRefundId, ownUuid],
+    );
+    if (rows.length === 0) return false;
+    await this.finishRefund(manager, ownUuid, 'processed', providerRefundId, null);
+    return true;
+  }
+
+  /** Whether the refund is still waiting for the provider's answer. */
+  async isPending(manager: EntityManager, uuid: string): Promise<boolean> {
+    const rows: unknown[] = await manager.query(
+      `SELECT 1 FROM payment_refunds WHERE uuid = $1 AND status = 'pending'`,
+      [uuid],
+    );
+    return rows.length > 0;
+  }
+
+  /** Refunds still pending since before `before`: their process stopped before the answer. */
+  async stalePendingRefunds(
+    manager: EntityManager,
+    before: Date,
+  ): Promise<Array<{ uuid: string; orderUuid: string; amount: string; createdAt: Date }>> {
+    const rows: Array<{ uuid: string; order_uuid: string; amount: string; created_at: Date }> =
+      await manager.query(
+        `SELECT uuid, order_uuid, amount, created_at FROM payment_refunds
+         WHERE status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT 100`,
+        [before],
+      );
+    return rows.map((row) => ({
+      uuid: row.uuid,
+      orderUuid: row.order_uuid,
+      amount: row.amount,
+      createdAt: new Date(row.created_at),
+    }));
+  }
+
+  /** The provider's ids of the order's refunds. */
+  async knownRefundIds(manager: EntityManager, orderUuid: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await manager.query(
+      `SELECT provider_refund_id AS id FROM payment_refunds
+       WHERE order_uuid = $1 AND provider_refund_id IS NOT NULL`,
+      [orderUuid],
+    );
+    return rows.map((row) => row.id);
+  }
 }

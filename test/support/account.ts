@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expectOk } from './expect';
 import { apiHeaders } from './factory';
+import { randomIp } from './order';
 import { TestApp } from './test-app';
 
 export interface RegisteredUser {
@@ -36,7 +37,11 @@ export async function registerUser(
   overrides: Record<string, unknown> = {},
 ): Promise<RegisteredUser> {
   const body = registerBody(overrides);
-  const res = await t.http.post(`${t.core}/user/register`).set(apiHeaders(t)).send(body);
+  // Sign-up is limited per IP: each test user comes from an address of its own.
+  const res = await t.http
+    .post(`${t.core}/user/register`)
+    .set({ ...apiHeaders(t), 'x-forwarded-for': randomIp() })
+    .send(body);
   const data = expectOk(res, 201);
   return {
     uuid: data.uuid,

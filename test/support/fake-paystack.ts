@@ -26,6 +26,23 @@ export interface FakeTransaction {
 /** How the fake answers: normally, with a 5xx, with `status: false`, or never. */
 export type FakeMode = 'ok' | 'error' | 'refuse' | 'stall';
 
+/** A refund the fake made, as List Refunds shows it. */
+export interface FakeRefund {
+  id: number;
+  transaction: number;
+  reference: string;
+  amount: number;
+  currency: string;
+  status: 'pending' | 'processed';
+}
+
+/**
+ * How the fake treats a Refund call: answers it (after `refundDelayMs`);
+ * makes the refund but never answers (`stall`: the caller dies waiting); or
+ * never gets to make it (`lose`: the request was lost on the way).
+ */
+export type RefundMode = 'answer' | 'stall' | 'lose';
+
 /**
  * A small Paystack on 127.0.0.1 speaking its documented API: Transaction
  * Initialize, Transaction Verify and Refund, each behind the Bearer secret
@@ -38,6 +55,15 @@ export class FakePaystack {
   readonly calls: ReceivedCall[] = [];
   readonly transactions = new Map<string, FakeTransaction>();
   mode: FakeMode = 'ok';
+  readonly refundsMade: FakeRefund[] = [];
+  refundMode: RefundMode = 'answer';
+  /** How long a Refund call waits before its answer. */
+  refundDelayMs = 0;
+  /**
+   * Runs once a refund is made and before its answer leaves: a test sends
+   * the `refund.processed` webhook from here to race the answer.
+   */
+  onRefundMade: ((refund: FakeRefund) => Promise<void>) | null = null;
   /** Off for load runs: calls are answered but not kept. */
   record = true;
   private nextId = 4_100_000;
@@ -99,6 +125,20 @@ export class FakePaystack {
       currency: transaction.currency,
       metadata: transaction.metadata,
       customer: { email: transaction.email },
+    };
+  }
+
+  /** A `refund.processed` event about a refund the fake made. */
+  refundProcessed(refund: FakeRefund): Record<string, unknown> {
+    return {
+      event: 'refund.processed',
+      data: {
+        id: refund.id,
+        status: 'processed',
+        transaction_reference: refund.reference,
+        amount: refund.amount,
+        currency: refund.currency,
+      },
     };
   }
 
@@ -179,6 +219,7 @@ export class FakePaystack {
     const verify = /^\/transaction\/verify\/(.+)$/.exec(path);
     if (req.method === 'GET' && verify) return this.verify(res, decodeURIComponent(verify[1]));
     if (req.method === 'POST' && path === '/refund') return this.refund(res, body);
+    if (req.method === 'GET' && path === '/refund') return this.listRefunds(res, req.url ?? '');
     this.answer(res, 404, { status: false, message: 'Not found' });
   }
 
@@ -231,7 +272,8 @@ export class FakePaystack {
     });
   }
 
-  private refund(res: ServerResponse, body: any): void {
+  private async refund(res: ServerResponse, body: any): Promise<void> {
+    if (this.refundMode === 'lose') return; // never made, never answered
     const transaction = [...this.transactions.values()].find(
       (t) => t.reference === body?.transaction || String(t.id) === String(body?.transaction),
     );
@@ -251,6 +293,18 @@ export class FakePaystack {
       });
     }
     transaction.refunded += amount;
+    const refund: FakeRefund = {
+      id: this.nextId++,
+      transaction: transaction.id,
+      reference: transaction.reference,
+      amount,
+      currency: transaction.currency,
+      status: 'pending',
+    };
+    this.refundsMade.push(refund);
+    if (this.refundMode === 'stall') return; // made, but the answer never leaves
+    if (this.onRefundMade) await this.onRefundMade(refund);
+    if (this.refundDelayMs) await new Promise((done) => setTimeout(done, this.refundDelayMs));
     this.answer(res, 200, {
       status: true,
       message: 'Refund has been queued for processing',
@@ -263,8 +317,28 @@ export class FakePaystack {
         amount,
         currency: transaction.currency,
         status: 'pending',
-        id: this.nextId++,
+        id: refund.id,
       },
+    });
+  }
+
+  /** List Refunds, filtered by `transaction` (the charge's id or reference). */
+  private listRefunds(res: ServerResponse, url: string): void {
+    const wanted = new URL(url, 'http://fake').searchParams.get('transaction');
+    const refunds = this.refundsMade.filter(
+      (refund) => !wanted || String(refund.transaction) === wanted || refund.reference === wanted,
+    );
+    this.answer(res, 200, {
+      status: true,
+      message: 'Refunds retrieved',
+      data: refunds.map((refund) => ({
+        id: refund.id,
+        transaction: refund.transaction,
+        amount: refund.amount,
+        currency: refund.currency,
+        status: refund.status,
+      })),
+      meta: { total: refunds.length, page: 1, perPage: 100 },
     });
   }
 

@@ -24,20 +24,20 @@ class CoreProbeController {
 
   @Get('bearer')
   @Auth()
-  probeBearer(@CurrentUser() user: AuthUser): AuthUser {
-    return user;
+  probeBearer(@CurrentUser() user: AuthUser): Pick<AuthUser, 'uuid'> {
+    return { uuid: user.uuid };
   }
 
   @Get('optional')
   @Auth({ bearer: 'optional' })
-  probeOptional(@CurrentUser() user?: AuthUser): { user: AuthUser | null } {
-    return { user: user ?? null };
+  probeOptional(@CurrentUser() user?: AuthUser): { user: Pick<AuthUser, 'uuid'> | null } {
+    return { user: user ? { uuid: user.uuid } : null };
   }
 
   @Get('query')
   @Auth({ queryCredentials: true })
-  probeQuery(@CurrentUser() user: AuthUser): AuthUser {
-    return user;
+  probeQuery(@CurrentUser() user: AuthUser): Pick<AuthUser, 'uuid'> {
+    return { uuid: user.uuid };
   }
 
   @Post('echo')

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { publicExtraData } from '../domain/private-settings';
 import { EntityRecord } from '../entity-record.entity';
 import { ENTITY_STATUSES } from './entity-body.dto';
 
@@ -63,6 +64,24 @@ export function toEntityResponse(record: EntityRecord): EntityResponseDto {
     created_at: record.createdAt.toISOString(),
     updated_at: record.updatedAt.toISOString(),
   };
+}
+
+/** The record as anyone but its owner may see it: without its private settings. */
+export function toPublicEntityResponse(record: EntityRecord): EntityResponseDto {
+  return publicView(toEntityResponse(record));
+}
+
+/** An answer record for a viewer: whole for its owner, without private settings for anyone else. */
+export function forViewer(
+  record: EntityResponseDto,
+  viewer: string | undefined,
+): EntityResponseDto {
+  return record.owned_by === viewer ? record : publicView(record);
+}
+
+function publicView(record: EntityResponseDto): EntityResponseDto {
+  const extra = publicExtraData(record.extra_data);
+  return extra === record.extra_data ? record : { ...record, extra_data: extra };
 }
 
 /** The storefront in one call: business, menu and its items. */

@@ -203,9 +203,18 @@ export class PlacedOrderResponseDto extends OrderResponseDto {
 /** The order as its guest may see it: everything but the owner's own note. */
 export class GuestOrderResponseDto extends OmitType(OrderResponseDto, ['owner_note'] as const) {}
 
-/** The guest view: the owner's note and its history entries are left out. */
-export function toGuestOrderResponse(order: OrderResponseDto): GuestOrderResponseDto {
+/**
+ * The one mapping of every answer a guest gets about their order (its read,
+ * its cancel, the payment verify and checkout retry): the owner's note and
+ * the history entries of that note are the restaurant's own and never leave
+ * through a guest's credential.
+ */
+export function toGuestOrderResponse(
+  order: OrderEntity,
+  lines: readonly OrderLineEntity[],
+  events: readonly OrderEventEntity[],
+): GuestOrderResponseDto {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { owner_note, ...rest } = order;
+  const { owner_note, ...rest } = toOrderResponse(order, lines, events);
   return { ...rest, history: rest.history.filter((entry) => entry.field !== 'owner_note') };
 }

@@ -1,5 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Request, Response } from 'express';
+import { AuthUser } from '../../auth/auth.decorator';
+import { CredentialChecks, HeldCredential, heldCredentialOf } from '../../auth/credential-checks';
 import { trackStreams } from '../../metrics/metrics';
 import { AccessPolicy, MembershipChanges } from '../../team';
 import { OrderStreamEvent, sseFrame } from './order-stream-event';
@@ -10,6 +12,8 @@ interface StreamClient {
   kind: 'owner' | 'guest';
   res: Response;
   heartbeat: NodeJS.Timeout;
+  /** What an inbox stream was opened with, checked again while it is open. */
+  credential?: HeldCredential;
   /** The businesses an inbox stream follows as a member (manager or staff), not as owner. */
   memberOf?: Set<string>;
   /** Only this business's orders, when the stream was opened with `business_uuid`. */
@@ -48,44 +52,46 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
   /** Comment lines keep proxies and browsers from timing an idle stream out. */
   heartbeatMs = 15_000;
   /**
-   * How often the inbox streams have their memberships read again: a stream
-   * that follows a business its user no longer works for (removed, left, or a
-   * role that may not read orders) ends within this, and at once when the
-   * change is announced.
+   * How often the inbox streams are checked again: a stream ends within
+   * this (plus one check) of its token's expiry or a password change or
+   * reset, as every other request with that token would be refused from
+   * then on, and of its user no longer working for a business it follows
+   * (removed, left, or a role that may not read orders). A membership change
+   * announced by any process starts a check at once.
    */
-  membershipRecheckMs = 2_000;
-  private membershipTimer: NodeJS.Timeout | undefined;
-  private rechecking: Promise<void> | undefined;
+  recheckMs = 2_000;
+  private recheckTimer: NodeJS.Timeout | undefined;
+  private rechecking = false;
+  private recheckAgain = false;
   private unsubscribeChanges: (() => void) | undefined;
 
   constructor(
+    private readonly credentials: CredentialChecks,
     private readonly access: AccessPolicy,
     private readonly membershipChanges: MembershipChanges,
   ) {}
 
   onModuleInit(): void {
     this.unsubscribeChanges = this.membershipChanges.onChange((userUuid) => {
-      if (this.clients.has(userUuid)) void this.recheckMemberships();
+      if (this.clients.has(userUuid)) void this.recheck();
     });
   }
 
   /** A user's inbox stream: their own businesses' orders and those of `scope.memberOf`. */
-  open(ownerUuid: string, req: Request, res: Response, scope?: InboxStreamScope): void {
+  open(user: AuthUser, req: Request, res: Response, scope?: InboxStreamScope): void {
     this.start(
       {
-        key: ownerUuid,
+        key: user.uuid,
         kind: 'owner',
+        credential: heldCredentialOf(user),
         memberOf: new Set(scope?.memberOf ?? []),
         only: scope?.only,
       },
       req,
       res,
     );
-    this.membershipTimer ??= setInterval(
-      () => void this.recheckMemberships(),
-      this.membershipRecheckMs,
-    );
-    this.membershipTimer.unref();
+    this.recheckTimer ??= setInterval(() => void this.recheck(), this.recheckMs);
+    this.recheckTimer.unref();
   }
 
   /** A guest's stream of one order: only its `order.updated` events. */
@@ -94,7 +100,7 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
   }
 
   private start(
-    who: Pick<StreamClient, 'key' | 'kind' | 'memberOf' | 'only'>,
+    who: Pick<StreamClient, 'key' | 'kind' | 'credential' | 'memberOf' | 'only'>,
     req: Request,
     res: Response,
   ): void {
@@ -151,13 +157,7 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
    * longer read the orders of, telling it why; businesses joined meanwhile
    * are followed from now on.
    */
-  async recheckMemberships(): Promise<void> {
-    if (this.rechecking) return this.rechecking;
-    this.rechecking = this.runMembershipRecheck().finally(() => (this.rechecking = undefined));
-    return this.rechecking;
-  }
-
-  private async runMembershipRecheck(): Promise<void> {
+  private async recheckMemberships(): Promise<void> {
     if (this.clients.size === 0) return;
     try {
       const now = await this.access.memberBusinessesOf([...this.clients.keys()], 'order.read');
@@ -192,7 +192,7 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
   /** Ends every stream so the HTTP server can close (it waits for open connections). */
   onModuleDestroy(): void {
     this.closing = true;
-    if (this.membershipTimer) clearInterval(this.membershipTimer);
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.unsubscribeChanges?.();
     this.members.clear();
     this.untrackStreams();
@@ -204,6 +204,43 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
         }
       }
       map.clear();
+    }
+  }
+
+  /**
+   * Ends the inbox streams whose credential no longer holds, or that follow a
+   * business their user no longer works for, telling each why.
+   */
+  async recheck(): Promise<void> {
+    if (this.rechecking) {
+      // A change announced during a check may have been read before it: check once more after.
+      this.recheckAgain = true;
+      return;
+    }
+    if (this.clients.size === 0) return;
+    this.rechecking = true;
+    try {
+      const owners = [...this.clients.values()].flatMap((owned) => [...owned]);
+      const revoked = await this.credentials.revoked(
+        owners.map((client) => client.credential!),
+        Date.now(),
+      );
+      for (const client of owners) {
+        const reason = revoked.get(client.credential!);
+        if (reason !== undefined) this.end(client, reason);
+      }
+    } catch (error) {
+      // A check that cannot be made (the database away) ends nothing; the next one will.
+      this.logger.warn(`Checking the order streams' credentials failed: ${String(error)}`);
+    }
+    try {
+      await this.recheckMemberships();
+    } finally {
+      this.rechecking = false;
+    }
+    if (this.recheckAgain) {
+      this.recheckAgain = false;
+      await this.recheck();
     }
   }
 

@@ -40,6 +40,20 @@ export interface RefundRequest {
 
 export type RefundOutcome = { ok: true; refundId: string | null } | { ok: false; error: string };
 
+/** A refund the service asked for but never heard the answer to (it stopped meanwhile). */
+export interface RefundLookup {
+  /** The reference of the paid charge, and the provider's id of that charge when known. */
+  reference: string;
+  transactionId: string | null;
+  amountMinor: number;
+  /** The provider's ids of the order's refunds the service already knows: not this one. */
+  knownRefundIds: string[];
+}
+
+/** The provider's id of that refund, null when it has no such refund. */
+export type RefundLookupOutcome =
+  { ok: true; refundId: string | null } | { ok: false; error: string };
+
 /**
  * An event the provider pushed. `key` identifies it among all events of the
  * provider, so a delivery seen before is recognised.
@@ -74,6 +88,8 @@ export interface PaymentProvider {
   openCheckout(request: CheckoutRequest): Promise<CheckoutOutcome>;
   verify(reference: string): Promise<VerifyOutcome>;
   refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** Whether the provider made a refund the service cannot tell the outcome of. */
+  findRefund(lookup: RefundLookup): Promise<RefundLookupOutcome>;
   /**
    * Checks that a pushed request comes from the provider (its signature over
    * the raw body) before reading it; null when it does not.
@@ -104,6 +120,11 @@ export abstract class OfflineProvider implements PaymentProvider {
 
   /** The owner gives the money back; the refund is recorded as they say. */
   refund(): Promise<RefundOutcome> {
+    return Promise.resolve({ ok: true, refundId: null });
+  }
+
+  /** Offline refunds are recorded at once; none is ever left to look up. */
+  findRefund(): Promise<RefundLookupOutcome> {
     return Promise.resolve({ ok: true, refundId: null });
   }
 

@@ -6,6 +6,8 @@ import {
   CheckoutRequest,
   PaymentProvider,
   ProviderEvent,
+  RefundLookup,
+  RefundLookupOutcome,
   RefundOutcome,
   RefundRequest,
   VerifyOutcome,
@@ -36,6 +38,7 @@ interface PaystackAnswer {
   data?: Record<string, unknown>;
 }
 
+/** `data` is an object, or an array for the list endpoints. */
 type Call = { ok: true; data: Record<string, unknown> } | { ok: false; error: string };
 
 function text(value: unknown): string | null {
@@ -130,6 +133,34 @@ export class PaystackProvider implements PaymentProvider {
     const answer = await this.call('POST', '/refund', body);
     if (!answer.ok) return answer;
     return { ok: true, refundId: text(answer.data.id) };
+  }
+
+  /**
+   * List Refunds of the charge: the one of this amount whose id the service
+   * does not know yet is the refund it asked for.
+   */
+  async findRefund(lookup: RefundLookup): Promise<RefundLookupOutcome> {
+    const transaction = encodeURIComponent(lookup.transactionId ?? lookup.reference);
+    const answer = await this.call(
+      'GET',
+      `/refund?transaction=${transaction}&perPage=100`,
+      undefined,
+    );
+    if (!answer.ok) return answer;
+    const list: unknown = answer.data;
+    if (!Array.isArray(list)) return { ok: false, error: 'Paystack answered without a list.' };
+    for (const entry of list as Array<Record<string, unknown>>) {
+      const id = text(entry?.id);
+      if (
+        id &&
+        !lookup.knownRefundIds.includes(id) &&
+        minorUnits(entry.amount) === lookup.amountMinor &&
+        text(entry.status) !== 'failed'
+      ) {
+        return { ok: true, refundId: id };
+      }
+    }
+    return { ok: true, refundId: null };
   }
 
   readEvent(rawBody: Buffer, headers: IncomingHttpHeaders): ProviderEvent | null {

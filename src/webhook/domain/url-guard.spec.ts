@@ -36,12 +36,66 @@ describe('webhook URL guard', () => {
     expect(blockedAddressReason(address)).toContain(kind);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])(
-    'lets %s through',
-    (address) => {
-      expect(blockedAddressReason(address)).toBeNull();
-    },
-  );
+  // IPv6 forms that carry an IPv4 address are judged by the IPv4 table,
+  // whatever the network between does with them.
+  it.each([
+    ['::ffff:0:127.0.0.1', 'loopback', '127.0.0.1'],
+    ['::ffff:0:7f00:1', 'loopback', '127.0.0.1'],
+    ['::ffff:0:10.1.2.3', 'private', '10.1.2.3'],
+    ['::ffff:0:a9fe:a9fe', 'link-local', '169.254.169.254'],
+    ['64:ff9b::7f00:1', 'loopback', '127.0.0.1'],
+    ['64:ff9b::192.168.0.1', 'private', '192.168.0.1'],
+    ['2002:7f00:1::', 'loopback', '127.0.0.1'],
+    ['2002:a9fe:a9fe::1', 'link-local', '169.254.169.254'],
+    ['2002:c0a8:101:1::1', 'private', '192.168.1.1'],
+    ['2002:6440:1::', 'CGNAT', '100.64.0.1'],
+    ['::10.0.0.1', 'private', '10.0.0.1'],
+    ['::a9fe:a9fe', 'link-local', '169.254.169.254'],
+    ['::ffff:192.0.2.1', 'documentation', '192.0.2.1'],
+    ['2002:c612:1::', 'benchmarking', '198.18.0.1'],
+  ])('refuses %s (%s, it carries %s)', (address, kind, carried) => {
+    const reason = blockedAddressReason(address);
+    expect(reason).toContain(kind);
+    expect(reason).toContain(carried);
+  });
+
+  it.each([
+    ['64:ff9b:1::7f00:1', 'local-use NAT64'],
+    ['64:ff9b:1::808:808', 'local-use NAT64'],
+    ['64:ff9b:1:ffff:ffff:ffff:ffff:ffff', 'local-use NAT64'],
+    ['192.0.2.1', 'documentation'],
+    ['198.51.100.7', 'documentation'],
+    ['203.0.113.255', 'documentation'],
+    ['198.18.0.1', 'benchmarking'],
+    ['198.19.255.255', 'benchmarking'],
+    ['2001:db8::1', 'documentation'],
+    ['2001:db8:ffff:ffff::', 'documentation'],
+    ['100::1', 'discard-only'],
+    ['100::ffff:ffff:ffff:ffff', 'discard-only'],
+  ])('refuses %s (%s)', (address, kind) => {
+    expect(blockedAddressReason(address)).toContain(kind);
+  });
+
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '192.0.3.1',
+    '198.20.0.1',
+    '198.51.101.1',
+    '203.0.114.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '::ffff:0:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '64:ff9b:2::1',
+    '2001:db9::1',
+    '100:0:0:1::1',
+  ])('lets %s through', (address) => {
+    expect(blockedAddressReason(address)).toBeNull();
+  });
 
   it('takes only http and https URLs without credentials', () => {
     expect(webhookUrlShapeProblem('https://hooks.example.com/in')).toBeNull();
@@ -72,6 +126,11 @@ describe('webhook URL guard', () => {
     expect(await webhookUrlProblem('http://[::ffff:127.0.0.1]:80/', false, resolve)).toMatch(
       /loopback/,
     );
+    for (const literal of ['[64:ff9b:1::7f00:1]', '[2002:7f00:1::]', '[::ffff:0:127.0.0.1]']) {
+      expect(await webhookUrlProblem(`http://${literal}/`, false, resolve)).toMatch(
+        /must not point at/,
+      );
+    }
     expect(await webhookUrlProblem('http://93.184.216.34/', false, resolve)).toBeNull();
   });
 

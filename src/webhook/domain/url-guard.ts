@@ -9,6 +9,10 @@ type RangeKind =
   | 'shared (CGNAT)'
   | 'link-local'
   | 'multicast'
+  | 'documentation'
+  | 'benchmarking'
+  | 'local-use NAT64'
+  | 'discard-only'
   | 'reserved';
 
 const RANGES: Array<[RangeKind, string, number, 'ipv4' | 'ipv6']> = [
@@ -20,12 +24,22 @@ const RANGES: Array<[RangeKind, string, number, 'ipv4' | 'ipv6']> = [
   ['link-local', '169.254.0.0', 16, 'ipv4'],
   ['private', '172.16.0.0', 12, 'ipv4'],
   ['reserved', '192.0.0.0', 24, 'ipv4'],
+  // Documentation and benchmarking ranges are routed nowhere public; where they
+  // answer at all, it is some network's own use of them.
+  ['documentation', '192.0.2.0', 24, 'ipv4'],
   ['private', '192.168.0.0', 16, 'ipv4'],
-  ['reserved', '198.18.0.0', 15, 'ipv4'],
+  ['benchmarking', '198.18.0.0', 15, 'ipv4'],
+  ['documentation', '198.51.100.0', 24, 'ipv4'],
+  ['documentation', '203.0.113.0', 24, 'ipv4'],
   ['multicast', '224.0.0.0', 4, 'ipv4'],
   ['reserved', '240.0.0.0', 4, 'ipv4'],
   ['unspecified', '::', 128, 'ipv6'],
   ['loopback', '::1', 128, 'ipv6'],
+  // The local-use NAT64 prefix maps IPv4 in ways only the local network knows
+  // (RFC 8215), so no embedded address can be judged: refused whole.
+  ['local-use NAT64', '64:ff9b:1::', 48, 'ipv6'],
+  ['discard-only', '100::', 64, 'ipv6'],
+  ['documentation', '2001:db8::', 32, 'ipv6'],
   ['private', 'fc00::', 7, 'ipv6'],
   ['link-local', 'fe80::', 10, 'ipv6'],
   ['reserved', 'fec0::', 10, 'ipv6'],
@@ -62,36 +76,50 @@ function ipv6Bytes(address: string): number[] | null {
 }
 
 /**
- * The IPv4 address an IPv6 address carries, when it carries one: IPv4-mapped
- * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d).
- * A connection to those reaches the IPv4 host, so the IPv4 rules apply.
+ * The IPv4 address an IPv6 address carries, when it carries one:
+ * IPv4-mapped (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96),
+ * IPv4-compatible (::/96), NAT64 (64:ff9b::/96) and 6to4 (2002::/16, the
+ * IPv4 address in bits 16–47). Whether a connection to one reaches that IPv4
+ * host depends on the network (a dual stack, NAT64, a 6to4 relay), which a
+ * guard must not assume it knows: the IPv4 rules apply to them all.
  */
 function embeddedIpv4(address: string): string | null {
   const bytes = ipv6Bytes(address);
   if (!bytes) return null;
   const zeros = (from: number, to: number) => bytes.slice(from, to).every((byte) => byte === 0);
-  const v4 = bytes.slice(12).join('.');
-  if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return v4;
-  if (zeros(0, 12) && !zeros(12, 15)) return v4;
+  const ffff = (at: number) => bytes[at] === 0xff && bytes[at + 1] === 0xff;
+  const last = bytes.slice(12).join('.');
+  if (zeros(0, 10) && ffff(10)) return last;
+  if (zeros(0, 8) && ffff(8) && zeros(10, 12)) return last;
+  if (zeros(0, 12)) return last;
   if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b) {
-    if (zeros(4, 12)) return v4;
+    if (zeros(4, 12)) return last;
   }
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6).join('.');
   return null;
 }
 
 /**
  * Why a webhook may not connect to this IP address (loopback, private,
  * CGNAT, link-local including the metadata service, unspecified, multicast,
- * reserved), or null when it is a public address.
+ * documentation, benchmarking, reserved — for an IPv6 address, its own range
+ * and then the IPv4 address it carries), or null when it is a public address.
  */
 export function blockedAddressReason(address: string): string | null {
   const plain = address.split('%')[0];
   const family = isIP(plain);
   if (family === 0) return 'not an IP address';
-  const v4 = family === 6 ? embeddedIpv4(plain) : plain;
-  const [checked, type] = v4 ? [v4, 'ipv4' as const] : [plain, 'ipv6' as const];
-  for (const [kind, list] of LISTS) {
-    if (list.check(checked, type)) return `${address} is a ${kind} address`;
+  const checks: Array<[string, 'ipv4' | 'ipv6']> =
+    family === 4 ? [[plain, 'ipv4']] : [[plain, 'ipv6']];
+  const carried = family === 6 ? embeddedIpv4(plain) : null;
+  if (carried) checks.push([carried, 'ipv4']);
+  for (const [checked, type] of checks) {
+    for (const [kind, list] of LISTS) {
+      if (list.check(checked, type)) {
+        const via = checked === plain ? '' : ` (it carries ${checked})`;
+        return `${address} is a ${kind} address${via}`;
+      }
+    }
   }
   return null;
 }
