@@ -559,6 +559,17 @@ describe('teams: what each role may do on its business', () => {
       expect(notifications.some((n: any) => n.data?.order_uuid === order.uuid)).toBe(false);
     });
 
+    it('payment verify: members pass the access check (a cash order is then 422), the outsider is 403', async () => {
+      const verify = (user: TestUser) =>
+        t.http.post(`${t.orders}/order/${order.uuid}/payment/verify`).set(user.headers);
+      for (const who of ['owner', 'manager', 'staff'] as const) {
+        expectError(await verify(team[who]), 422, 'UNPROCESSABLE');
+      }
+      const before = await storedOrder(order.uuid);
+      expectError(await verify(team.outsider), 403, 'FORBIDDEN');
+      expect(await storedOrder(order.uuid)).toEqual(before);
+    });
+
     it('owner, manager and staff move the status and write the owner note; the history names who and their role', async () => {
       const steps: Array<[keyof Team & ('owner' | 'manager' | 'staff'), Record<string, unknown>]> =
         [
