@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { UserContacts } from '../account/user-contacts';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { EntityService } from '../entity/entity.service';
@@ -67,6 +68,7 @@ export class OrderPlacementService {
     private readonly storefront: StorefrontService,
     private readonly tokens: OrderTokens,
     private readonly payments: OrderPayments,
+    private readonly userContacts: UserContacts,
   ) {}
 
   async placeOrder(
@@ -272,7 +274,7 @@ export class OrderPlacementService {
         currency: answer.currency,
       },
     });
-    const owner = await this.orders.ownerContact(manager, stored.ownerUuid);
+    const owner = await this.userContacts.contactOf(manager, stored.ownerUuid);
     if (owner) await this.outbox.enqueueMail(manager, ownerAlertMail(answer, contact, owner.email));
     if (answer.customer_requested_order_email_copy) {
       await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));
