@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
 import { OrderTokens } from './domain/order-token';
 import { canMoveStatus, nextStatuses } from './domain/order-status';
-import { isUuid } from './domain/uuid';
+import { isUuid } from '../common/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
 import {
   GuestOrderResponseDto,

@@ -14,7 +14,7 @@ import { OrderableItem, priceCart } from './domain/cart-pricing';
 import { formatMoney, parseAmount, withinTolerance } from './domain/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
-import { isUuid } from './domain/uuid';
+import { isUuid } from '../common/uuid';
 import { OrderTokens } from './domain/order-token';
 import {
   OrderResponseDto,

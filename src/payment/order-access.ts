@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
-import { isUuid } from '../order/domain/uuid';
+import { isUuid } from '../common/uuid';
 import { OrderTokens } from '../order/domain/order-token';
 import { OrderResponseDto, toOrderResponse } from '../order/dto/order-response.dto';
 import { OrderEntity } from '../order/entities';
