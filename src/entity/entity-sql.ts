@@ -218,12 +218,6 @@ export function orderBy(sort: EntitySort, params: Params): string {
   return [...new Set(terms)].join(', ');
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
-}
-
 /**
  * A clash on a meta_key unique index becomes 409 on meta_key; anything else is rethrown.
  * Both racing writers hit the index, so exactly one wins.

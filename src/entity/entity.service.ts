@@ -12,7 +12,8 @@ import {
   RetrieveByMetaKeyQueryDto,
 } from './dto/list-entities-query.dto';
 import { EntityRecord } from './entity-record.entity';
-import { EntitySort, EntityValues, isUuid, metaKeyConflict, SortColumn } from './entity-sql';
+import { isUuid } from '../common/uuid';
+import { EntitySort, EntityValues, metaKeyConflict, SortColumn } from './entity-sql';
 import { EntityRepository } from './entity.repository';
 import { EntityType, EntityTypeRegistry } from './entity-types';
 import { normaliseExtraData } from './extra-data';
