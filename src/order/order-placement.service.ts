@@ -11,7 +11,7 @@ import { ordersPlaced } from '../metrics/metrics';
 import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { OrderableItem, priceCart } from './domain/cart-pricing';
-import { formatMoney, parseAmount, withinTolerance } from './domain/money';
+import { formatMoney, parseAmount, withinTolerance } from '../common/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
 import { isUuid } from '../common/uuid';

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
-import { Money } from '../order/domain/money';
+import { Money } from '../common/money';
 import { OrderResponseDto } from '../order/dto/order-response.dto';
 import { OrderRepository } from '../order/order.repository';
 import { OrderEventBus } from '../order/realtime/order-event-bus';
