@@ -1,7 +1,7 @@
 import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { AccountModule } from '../account/account.module';
+import { AccountModule } from '../account';
 import { EntityModule } from '../entity/entity.module';
 import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
