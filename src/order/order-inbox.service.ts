@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
-import { isUuid } from './domain/uuid';
+import { isUuid } from '../common/uuid';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';

@@ -1,6 +1,7 @@
 import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
+import { AccountModule } from '../account';
 import { EntityModule } from '../entity/entity.module';
 import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -27,7 +28,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * stream, and the mails an order sends.
  */
 @Module({
-  imports: [EntityModule],
+  imports: [AccountModule, EntityModule],
   controllers: [
     OrderController,
     OrderGuestController,

@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
-import { Money, parsePrice } from '../order/domain/money';
-import { isUuid } from '../order/domain/uuid';
+import { Money, parsePrice } from '../common/money';
+import { isUuid } from '../common/uuid';
 import { OrderResponseDto } from '../order/dto/order-response.dto';
 import { OrderEntity } from '../order/entities';
 import { OrderRepository } from '../order/order.repository';
