@@ -34,22 +34,14 @@ export function forkTypeScript(script: string, options: ForkOptions = {}): Child
  * A TypeScript child compiled to plain JavaScript in `outDir` first and run
  * by bare node, so that its memory and CPU are its own and not also those of
  * the TypeScript compiler (the ceiling's VmHWM is compared with the service's).
+ * The bench files it imports ('./x') are compiled beside it.
  */
 export function forkCompiled(
   script: string,
   outDir: string,
   options: ForkOptions = {},
 ): ChildProcess {
-  const source = readFileSync(join(__dirname, script), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
-    compilerOptions: {
-      module: ts.ModuleKind.CommonJS,
-      target: ts.ScriptTarget.ES2022,
-      esModuleInterop: true,
-    },
-  });
-  const file = join(outDir, script.replace(/\.ts$/, '.js'));
-  writeFileSync(file, outputText);
+  const file = compileWithLocalImports(script, outDir);
   const root = join(__dirname, '..');
   return track(
     fork(file, [], {
@@ -58,6 +50,30 @@ export function forkCompiled(
       env: { ...(options.env ?? process.env), NODE_PATH: join(root, 'node_modules') },
     }),
   );
+}
+
+/** Transpiles bench/`script` and, in turn, the bench files it imports; answers the entry's path. */
+function compileWithLocalImports(script: string, outDir: string): string {
+  const pending = [script];
+  const done = new Set<string>();
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (done.has(name)) continue;
+    done.add(name);
+    const source = readFileSync(join(__dirname, name), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: {
+        module: ts.ModuleKind.CommonJS,
+        target: ts.ScriptTarget.ES2022,
+        esModuleInterop: true,
+      },
+    });
+    writeFileSync(join(outDir, name.replace(/\.ts$/, '.js')), outputText);
+    for (const { fileName } of ts.preProcessFile(source).importedFiles) {
+      if (fileName.startsWith('./')) pending.push(`${fileName.slice(2)}.ts`);
+    }
+  }
+  return join(outDir, script.replace(/\.ts$/, '.js'));
 }
 
 function alive(child: ChildProcess): boolean {

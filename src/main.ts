@@ -3,6 +3,7 @@ import './config/load-env-file';
 import { Logger } from '@nestjs/common';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
+import { DataDirLock } from './database/embedded/data-dir-lock';
 import { embeddedDatabaseExists } from './database/embedded/embedded-postgres';
 
 function readConfig(): AppConfig {
@@ -17,8 +18,23 @@ function readConfig(): AppConfig {
   }
 }
 
+/**
+ * A second process on a data directory in use is an operator's mistake: the
+ * message alone and exit 1, before Nest starts and logs its stack trace. The
+ * embedded database takes the lock itself; this only looks.
+ */
+function refuseDataDirInUse(config: AppConfig): void {
+  if (config.databaseUrl) return;
+  const refusal = new DataDirLock(config.dataDir).refusal();
+  if (refusal) {
+    process.stderr.write(`${refusal.message}\n`);
+    process.exit(1);
+  }
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
+  refuseDataDirInUse(config);
   const logger = new Logger('Main');
   if (!config.databaseUrl && !embeddedDatabaseExists(config.dataDir)) {
     // Logged before the app exists: its logs are held back until start-up ends.

@@ -1,5 +1,6 @@
 import { AddressInfo, createServer, Server, Socket, connect } from 'node:net';
 import { Worker } from 'node:worker_threads';
+import { Client } from 'pg';
 import { OPEN_DATABASE } from '../src/database/database.module';
 import { OpenDatabase } from '../src/database/data-source';
 import { countUsers, registerBody } from './support/account';
@@ -7,6 +8,7 @@ import { createTestDatabase, serverUrl, TestDatabase } from './support/database'
 import { expectError, expectOk } from './support/expect';
 import { apiHeaders } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
+import { TransactionProbeModule, whileInTransaction } from './support/transaction-probe.module';
 
 /**
  * A TCP proxy on loopback between the service and the PostgreSQL server:
@@ -173,4 +175,61 @@ embeddedOnly('the embedded database worker dying under the running service', () 
       201,
     );
   });
+});
+
+describe('the connection of a transaction in flight dying', () => {
+  let t: TestApp;
+  /** Cuts the connection of the backend `pid` while its transaction waits. */
+  let kill: (pid: number) => Promise<void>;
+  /** Gives the database back after the cut, where the cut took it away. */
+  let restore: () => Promise<void> = async () => undefined;
+
+  beforeAll(async () => {
+    t = await startTestApp({}, { extraModules: [TransactionProbeModule] });
+    const url = serverUrl();
+    if (url) {
+      kill = async (pid) => {
+        const admin = new Client({ connectionString: url });
+        await admin.connect();
+        try {
+          await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+        } finally {
+          await admin.end();
+        }
+      };
+    } else {
+      // The embedded database has one connection; stopping it is the only cut.
+      const embedded = t.app.get<OpenDatabase>(OPEN_DATABASE).embedded!;
+      kill = () => embedded.stop();
+      restore = async () => {
+        await embedded.start();
+      };
+    }
+  });
+  afterAll(() => t?.close());
+
+  const probe = (then: string) =>
+    t.http.get(`${t.core}/probe/transaction`).query({ then }).set(apiHeaders(t));
+
+  it.each(['query', 'transaction'])(
+    'answers 503 with Retry-After, never 500, when the next step is a %s',
+    async (then) => {
+      expectOk(await probe(then));
+
+      whileInTransaction(kill);
+      try {
+        const cut = await probe(then);
+        expectError(cut, 503, 'SERVICE_UNAVAILABLE');
+        expect(Number(cut.headers['retry-after'])).toBeGreaterThan(0);
+      } finally {
+        whileInTransaction(undefined);
+        await restore();
+      }
+
+      // The pool drops the dead connection: the next request is served.
+      await eventually(async () => {
+        expectOk(await probe(then));
+      });
+    },
+  );
 });

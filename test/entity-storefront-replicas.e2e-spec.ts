@@ -1,12 +1,9 @@
-import { createTestDatabase, serverUrl } from './support/database';
+import { createTestDatabase } from './support/database';
+import { serverOnly } from './support/server-only';
 import { newBusiness, newItem, newMenu, entityPath } from './support/entity';
 import { expectOk } from './support/expect';
 import { apiHeaders, createUser } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
-
-// Several processes can only share a PostgreSQL server: the embedded database
-// allows one process per data directory, so this file runs on the server only.
-const serverOnly = serverUrl() ? it : it.skip;
 
 /** Reads until `accept` holds, at most `attempts` times, 50 ms apart; answers the last read. */
 async function readUntil<T>(

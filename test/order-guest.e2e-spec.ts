@@ -1,5 +1,6 @@
 import { OrderStreamHub } from '../src/order/realtime/order-stream.hub';
-import { createTestDatabase, serverUrl } from './support/database';
+import { createTestDatabase } from './support/database';
+import { serverOnly } from './support/server-only';
 import { newCatalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { createUser, TestUser } from './support/factory';
@@ -13,9 +14,6 @@ import {
   updateOrderRequest,
 } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
-
-/** The embedded database allows one process, so two instances on one database need a server. */
-const serverOnly = serverUrl() ? it : it.skip;
 
 describe("the guest's view of an order", () => {
   let t: TestApp;

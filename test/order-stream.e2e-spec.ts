@@ -1,5 +1,6 @@
 import { newCatalog, Catalog } from './support/entity';
-import { createTestDatabase, serverUrl } from './support/database';
+import { createTestDatabase } from './support/database';
+import { serverOnly } from './support/server-only';
 import { expectError, expectOk } from './support/expect';
 import { createUser, TestUser } from './support/factory';
 import {
@@ -12,9 +13,6 @@ import {
 } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 import { OrderStreamHub } from '../src/order/realtime/order-stream.hub';
-
-/** The embedded database allows one process, so two instances on one database need a server. */
-const serverOnly = serverUrl() ? it : it.skip;
 
 describe('the owner’s live order stream (SSE)', () => {
   let t: TestApp;

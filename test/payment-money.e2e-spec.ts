@@ -1,9 +1,10 @@
-import { Catalog, newCatalog } from './support/entity';
+import { asGuest, CardPayments, chargeSuccess, startCardPayments } from './support/card-payments';
+import { Catalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
-import { createUser, TestUser } from './support/factory';
+import { TestUser } from './support/factory';
 import { FakePaystack } from './support/fake-paystack';
-import { cartLine, guestHeaders, orderBody, placeOrder } from './support/order';
-import { startTestApp, TestApp } from './support/test-app';
+import { cartLine, orderBody, placeOrder } from './support/order';
+import { TestApp } from './support/test-app';
 
 /** An order of 2,000.00 (200000 in minor units), paid by card. */
 const AMOUNT = '2000.00';
@@ -15,30 +16,16 @@ describe('money that must not be lost', () => {
   let owner: TestUser;
   let catalog: Catalog;
   let webhookUrl: string;
+  let card: CardPayments;
 
   beforeAll(async () => {
-    fake = await FakePaystack.start();
-    t = await startTestApp({
-      PAYSTACK_SECRET_KEY: fake.secretKey,
-      PAYSTACK_BASE_URL: fake.url,
-      PAYSTACK_TIMEOUT_MS: '3000',
+    card = await startCardPayments({
+      env: { PAYSTACK_TIMEOUT_MS: '3000' },
+      catalog: { items: [{ extra_data: { unit_price_amount: '1000.00' } }] },
     });
-    owner = await createUser(t);
-    catalog = await newCatalog(t, owner, {
-      menu: {
-        extra_data: {
-          menu_base_wallet_ticker: 'NGN',
-          menu_checkout_payments_providers: { paystack: { title: 'Card' } },
-        },
-      },
-      items: [{ extra_data: { unit_price_amount: '1000.00' } }],
-    });
-    webhookUrl = `${t.baseUrl}${t.orders}/payment/paystack/webhook`;
+    ({ fake, t, owner, catalog, webhookUrl } = card);
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
+  afterAll(() => card?.close());
   beforeEach(() => {
     fake.mode = 'ok';
     fake.refundMode = 'answer';
@@ -55,14 +42,6 @@ describe('money that must not be lost', () => {
         cart_items: [cartLine(catalog.items[0], 2)],
       }),
     );
-  const asGuest = (order: { order_token: string }) => ({
-    ...guestHeaders(t),
-    'x-order-token': order.order_token,
-  });
-  const chargeSuccess = (reference: string) => ({
-    event: 'charge.success',
-    data: fake.chargeData(fake.pay(reference)),
-  });
   const refund = (uuid: string, body: Record<string, unknown>) =>
     t.http.post(`${t.orders}/admin/order/refund/${uuid}`).set(owner.headers).send(body);
 
@@ -88,7 +67,7 @@ describe('money that must not be lost', () => {
 
   async function paidOrder() {
     const order = await cardOrder();
-    const res = await fake.sendWebhook(webhookUrl, chargeSuccess(order.payment.reference));
+    const res = await fake.sendWebhook(webhookUrl, chargeSuccess(fake, order.payment.reference));
     expect(res.body.data).toEqual({ changed: true });
     return order;
   }
@@ -97,10 +76,10 @@ describe('money that must not be lost', () => {
     it('is counted: overpaid, both charges in amount_paid, history, owner told; replays change nothing', async () => {
       const order = await cardOrder();
       const retried = expectOk(
-        await t.http.post(`${t.orders}/order/${order.uuid}/payment`).set(asGuest(order)),
+        await t.http.post(`${t.orders}/order/${order.uuid}/payment`).set(asGuest(t, order)),
       );
-      const first = chargeSuccess(order.payment.reference);
-      const second = chargeSuccess(retried.payment.reference);
+      const first = chargeSuccess(fake, order.payment.reference);
+      const second = chargeSuccess(fake, retried.payment.reference);
       expect(first.data.reference).not.toBe(second.data.reference);
 
       // Both attempts' webhooks, each delivered three times, and verify calls, all at once.
@@ -108,7 +87,7 @@ describe('money that must not be lost', () => {
         ...[first, second, first, second, first, second].map((event) =>
           fake.sendWebhook(webhookUrl, event),
         ),
-        t.http.post(`${t.orders}/order/${order.uuid}/payment/verify`).set(asGuest(order)),
+        t.http.post(`${t.orders}/order/${order.uuid}/payment/verify`).set(asGuest(t, order)),
         t.http.post(`${t.orders}/order/${order.uuid}/payment/verify`).set(owner.headers),
       ]);
       expect(results.every((res) => res.status === 200)).toBe(true);
@@ -142,7 +121,7 @@ describe('money that must not be lost', () => {
 
       // A further checkout is still refused: the order is paid.
       expectError(
-        await t.http.post(`${t.orders}/order/${order.uuid}/payment`).set(asGuest(order)),
+        await t.http.post(`${t.orders}/order/${order.uuid}/payment`).set(asGuest(t, order)),
         409,
         'CONFLICT',
       );
@@ -152,10 +131,10 @@ describe('money that must not be lost', () => {
     it('lets the owner refund the difference', async () => {
       const order = await cardOrder();
       const retried = expectOk(
-        await t.http.post(`${t.orders}/order/${order.uuid}/payment`).set(asGuest(order)),
+        await t.http.post(`${t.orders}/order/${order.uuid}/payment`).set(asGuest(t, order)),
       );
-      await fake.sendWebhook(webhookUrl, chargeSuccess(order.payment.reference));
-      await fake.sendWebhook(webhookUrl, chargeSuccess(retried.payment.reference));
+      await fake.sendWebhook(webhookUrl, chargeSuccess(fake, order.payment.reference));
+      await fake.sendWebhook(webhookUrl, chargeSuccess(fake, retried.payment.reference));
       const answer = expectOk(await refund(order.uuid, { amount: AMOUNT, reason: 'Paid twice' }));
       expect(answer.payment).toMatchObject({
         status: 'partially_refunded',
@@ -222,7 +201,7 @@ describe('money that must not be lost', () => {
       const before = await stored(order.uuid);
       const res = await t.http
         .post(`${t.orders}/order/${order.uuid}/cancel`)
-        .set(asGuest(order))
+        .set(asGuest(t, order))
         .send({ reason: 'changed my mind' });
       expectError(res, 422, 'UNPROCESSABLE');
       expect(res.body.error.details[0]).toMatchObject({ field: 'payment' });
@@ -233,7 +212,7 @@ describe('money that must not be lost', () => {
     it('still cancels a pending card order that is not paid', async () => {
       const order = await cardOrder();
       const answer = expectOk(
-        await t.http.post(`${t.orders}/order/${order.uuid}/cancel`).set(asGuest(order)).send({}),
+        await t.http.post(`${t.orders}/order/${order.uuid}/cancel`).set(asGuest(t, order)).send({}),
       );
       expect(answer.status).toBe('cancelled');
     });

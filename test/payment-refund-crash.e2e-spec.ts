@@ -3,6 +3,7 @@ import { Clock } from '../src/common/clock';
 import { AppConfig } from '../src/config/config';
 import { PaymentRefundSettler, STALE_REFUND_AFTER_MS } from '../src/payment/payment-refund-settler';
 import { registerAndLogin } from './support/account';
+import { chargeSuccess } from './support/card-payments';
 import { ChildService, startChildService } from './support/child-service';
 import { createTestDatabase, TestDatabase } from './support/database';
 import { newCatalog } from './support/entity';
@@ -76,13 +77,9 @@ describe('a refund left pending by a crash', () => {
           cart_items: [cartLine(catalog.items[0], 1)],
         }),
       );
-      const event = {
-        event: 'charge.success',
-        data: fake.chargeData(fake.pay(order.payment.reference)),
-      };
       const res = await fake.sendWebhook(
         `${child!.baseUrl}${c.orders}/payment/paystack/webhook`,
-        event,
+        chargeSuccess(fake, order.payment.reference),
       );
       expect(res.body.data).toEqual({ changed: true });
       return order;

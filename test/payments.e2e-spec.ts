@@ -1,4 +1,5 @@
 import { OrderTokens } from '../src/order/domain/order-token';
+import { CardPayments, chargeSuccess, startCardPayments } from './support/card-payments';
 import { Catalog, newCatalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { createUser, TestUser } from './support/factory';
@@ -24,8 +25,8 @@ const BANK = {
   bank_name: 'Test Bank',
 };
 
-async function cardCatalog(t: TestApp, owner: TestUser, ticker = 'Nigerian Naira (NGN)') {
-  return newCatalog(t, owner, {
+function cardCatalogOptions(ticker = 'Nigerian Naira (NGN)') {
+  return {
     business: { extra_data: { paystack_subaccount_code: 'ACCT_kitchen01' } },
     menu: {
       extra_data: {
@@ -34,7 +35,11 @@ async function cardCatalog(t: TestApp, owner: TestUser, ticker = 'Nigerian Naira
       },
     },
     items: [{ extra_data: { unit_price_amount: '1166.67' } }],
-  });
+  };
+}
+
+function cardCatalog(t: TestApp, owner: TestUser, ticker?: string) {
+  return newCatalog(t, owner, cardCatalogOptions(ticker));
 }
 
 /** Three of an item at 1,166.67: 3,500.01, or 350001 in minor units. */
@@ -55,24 +60,17 @@ describe('payments through Paystack', () => {
   let stranger: TestUser;
   let catalog: Catalog;
   let webhookUrl: string;
+  let card: CardPayments;
 
   beforeAll(async () => {
-    fake = await FakePaystack.start();
-    t = await startTestApp({
-      PAYSTACK_SECRET_KEY: fake.secretKey,
-      PAYSTACK_BASE_URL: fake.url,
-      PAYSTACK_TIMEOUT_MS: '300',
-      PAYMENT_CALLBACK_ORIGINS: 'https://shop.example',
+    card = await startCardPayments({
+      env: { PAYSTACK_TIMEOUT_MS: '300', PAYMENT_CALLBACK_ORIGINS: 'https://shop.example' },
+      catalog: cardCatalogOptions(),
     });
-    owner = await createUser(t);
+    ({ fake, t, owner, catalog, webhookUrl } = card);
     stranger = await createUser(t);
-    catalog = await cardCatalog(t, owner);
-    webhookUrl = `${t.baseUrl}${t.orders}/payment/paystack/webhook`;
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
+  afterAll(() => card?.close());
   beforeEach(() => {
     fake.mode = 'ok';
   });
@@ -104,13 +102,9 @@ describe('payments through Paystack', () => {
     return row.n;
   }
 
-  function chargeSuccess(reference: string) {
-    return { event: 'charge.success', data: fake.chargeData(fake.pay(reference)) };
-  }
-
   async function paidOrder() {
     const order = await placeOrder(t, cardBody(catalog));
-    const res = await fake.sendWebhook(webhookUrl, chargeSuccess(order.payment.reference));
+    const res = await fake.sendWebhook(webhookUrl, chargeSuccess(fake, order.payment.reference));
     expect(res.status).toBe(200);
     return order;
   }
@@ -254,7 +248,7 @@ describe('payments through Paystack', () => {
       expectError(await retry(order.uuid, tokens.tokenFor(catalog.menu.uuid)), 404, 'NOT_FOUND');
       const cash = await placeOrder(t, cardBody(catalog, { payment_processor: 'cash' }));
       expectError(await retry(cash.uuid), 422, 'UNPROCESSABLE');
-      await fake.sendWebhook(webhookUrl, chargeSuccess(order.payment.reference));
+      await fake.sendWebhook(webhookUrl, chargeSuccess(fake, order.payment.reference));
       expectError(await retry(order.uuid), 409, 'CONFLICT');
       expect(fake.initialized.length).toBe(calls);
     });
@@ -263,7 +257,7 @@ describe('payments through Paystack', () => {
   describe('webhook', () => {
     it('refuses a bad, missing or tampered signature with 401 and changes nothing', async () => {
       const order = await placeOrder(t, cardBody(catalog));
-      const event = chargeSuccess(order.payment.reference);
+      const event = chargeSuccess(fake, order.payment.reference);
       const before = await stored(order.uuid);
       for (const options of [
         { signature: 'ab'.repeat(64) },
@@ -283,7 +277,10 @@ describe('payments through Paystack', () => {
       const order = await placeOrder(t, cardBody(catalog));
       const stream = await openOrderStream(t, owner.token);
       try {
-        const res = await fake.sendWebhook(webhookUrl, chargeSuccess(order.payment.reference));
+        const res = await fake.sendWebhook(
+          webhookUrl,
+          chargeSuccess(fake, order.payment.reference),
+        );
         expect(res.status).toBe(200);
         expect(res.body.data).toEqual({ changed: true });
         const event = await stream.waitFor(
@@ -313,7 +310,7 @@ describe('payments through Paystack', () => {
 
     it('makes exactly one paid transition from ten parallel deliveries and a verify call', async () => {
       const order = await placeOrder(t, cardBody(catalog));
-      const event = chargeSuccess(order.payment.reference);
+      const event = chargeSuccess(fake, order.payment.reference);
       const results = await Promise.all([
         ...Array.from({ length: 10 }, () => fake.sendWebhook(webhookUrl, event)),
         verify(order.uuid, { ...guestHeaders(t), 'x-order-token': tokens.tokenFor(order.uuid) }),

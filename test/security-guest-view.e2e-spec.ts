@@ -1,16 +1,9 @@
-import { Catalog, newCatalog } from './support/entity';
+import { asGuest, CardPayments, startCardPayments } from './support/card-payments';
+import { Catalog } from './support/entity';
 import { expectOk } from './support/expect';
-import { createUser, TestUser } from './support/factory';
-import { FakePaystack } from './support/fake-paystack';
-import {
-  cartLine,
-  guestHeaders,
-  openStream,
-  orderBody,
-  placeOrder,
-  updateOrderRequest,
-} from './support/order';
-import { startTestApp, TestApp } from './support/test-app';
+import { TestUser } from './support/factory';
+import { cartLine, openStream, orderBody, placeOrder, updateOrderRequest } from './support/order';
+import { TestApp } from './support/test-app';
 
 const NOTE = 'owner-only: regular, tips badly';
 
@@ -19,32 +12,16 @@ const NOTE = 'owner-only: regular, tips badly';
  * never the owner's note, never the history entries of that note.
  */
 describe("the guest's view is one mapping for every guest answer", () => {
-  let fake: FakePaystack;
   let t: TestApp;
   let owner: TestUser;
   let catalog: Catalog;
+  let card: CardPayments;
 
   beforeAll(async () => {
-    fake = await FakePaystack.start();
-    t = await startTestApp({
-      PAYSTACK_SECRET_KEY: fake.secretKey,
-      PAYSTACK_BASE_URL: fake.url,
-      PAYSTACK_TIMEOUT_MS: '1000',
-    });
-    owner = await createUser(t);
-    catalog = await newCatalog(t, owner, {
-      menu: {
-        extra_data: {
-          menu_base_wallet_ticker: 'NGN',
-          menu_checkout_payments_providers: { paystack: { title: 'Card' } },
-        },
-      },
-    });
+    card = await startCardPayments({ env: { PAYSTACK_TIMEOUT_MS: '1000' } });
+    ({ t, owner, catalog } = card);
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
+  afterAll(() => card?.close());
 
   function expectGuestView(answer: any) {
     expect(answer).not.toHaveProperty('owner_note');
@@ -66,27 +43,22 @@ describe("the guest's view is one mapping for every guest answer", () => {
     return order;
   }
 
-  const asGuest = (order: { order_token: string }) => ({
-    ...guestHeaders(t),
-    'x-order-token': order.order_token,
-  });
-
   it('read, verify, checkout retry and cancel leave out the note and its history', async () => {
     const order = await notedCardOrder();
     expectGuestView(
-      expectOk(await t.http.get(`${t.orders}/order/${order.uuid}`).set(asGuest(order))),
+      expectOk(await t.http.get(`${t.orders}/order/${order.uuid}`).set(asGuest(t, order))),
     );
     expectGuestView(
       expectOk(
-        await t.http.post(`${t.orders}/order/${order.uuid}/payment/verify`).set(asGuest(order)),
+        await t.http.post(`${t.orders}/order/${order.uuid}/payment/verify`).set(asGuest(t, order)),
       ),
     );
     expectGuestView(
-      expectOk(await t.http.post(`${t.orders}/order/${order.uuid}/payment`).set(asGuest(order))),
+      expectOk(await t.http.post(`${t.orders}/order/${order.uuid}/payment`).set(asGuest(t, order))),
     );
     expectGuestView(
       expectOk(
-        await t.http.post(`${t.orders}/order/${order.uuid}/cancel`).set(asGuest(order)).send({}),
+        await t.http.post(`${t.orders}/order/${order.uuid}/cancel`).set(asGuest(t, order)).send({}),
       ),
     );
   });

@@ -1,11 +1,12 @@
 import { Clock } from '../src/common/clock';
 import { countUsers, registerBody } from './support/account';
-import { Catalog, newCatalog } from './support/entity';
+import { asGuest, CardPayments, startCardPayments } from './support/card-payments';
+import { Catalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
-import { apiHeaders, createUser, TestUser } from './support/factory';
+import { apiHeaders, TestUser } from './support/factory';
 import { FakePaystack } from './support/fake-paystack';
-import { cartLine, guestHeaders, orderBody, placeOrder, randomIp } from './support/order';
-import { startTestApp, TestApp } from './support/test-app';
+import { cartLine, orderBody, placeOrder, randomIp } from './support/order';
+import { TestApp } from './support/test-app';
 
 /** What a stranger can repeat is limited: sign-up, and a guest's verify and new checkout. */
 describe('rate limits on what a stranger can repeat', () => {
@@ -14,31 +15,20 @@ describe('rate limits on what a stranger can repeat', () => {
   let owner: TestUser;
   let catalog: Catalog;
   let clock: Clock;
+  let card: CardPayments;
 
   beforeAll(async () => {
-    fake = await FakePaystack.start();
-    t = await startTestApp({
-      PAYSTACK_SECRET_KEY: fake.secretKey,
-      PAYSTACK_BASE_URL: fake.url,
-      RATE_LIMIT_AUTH_PER_MINUTE: '3',
-      RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE: '3',
-      RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE: '5',
-    });
-    clock = t.app.get(Clock);
-    owner = await createUser(t);
-    catalog = await newCatalog(t, owner, {
-      menu: {
-        extra_data: {
-          menu_base_wallet_ticker: 'NGN',
-          menu_checkout_payments_providers: { paystack: { title: 'Card' } },
-        },
+    card = await startCardPayments({
+      env: {
+        RATE_LIMIT_AUTH_PER_MINUTE: '3',
+        RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE: '3',
+        RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE: '5',
       },
     });
+    ({ fake, t, owner, catalog } = card);
+    clock = t.app.get(Clock);
   });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
+  afterAll(() => card?.close());
   // Each test starts at the beginning of a window of its own, so none straddles two.
   let window = 0;
   beforeEach(() => {
@@ -92,13 +82,9 @@ describe('rate limits on what a stranger can repeat', () => {
     );
   }
   const retry = (order: { uuid: string; order_token: string }, ip = randomIp()) =>
-    t.http
-      .post(`${t.orders}/order/${order.uuid}/payment`)
-      .set({ ...guestHeaders(t, ip), 'x-order-token': order.order_token });
+    t.http.post(`${t.orders}/order/${order.uuid}/payment`).set(asGuest(t, order, ip));
   const verify = (order: { uuid: string; order_token: string }, ip = randomIp()) =>
-    t.http
-      .post(`${t.orders}/order/${order.uuid}/payment/verify`)
-      .set({ ...guestHeaders(t, ip), 'x-order-token': order.order_token });
+    t.http.post(`${t.orders}/order/${order.uuid}/payment/verify`).set(asGuest(t, order, ip));
 
   async function attempts(uuid: string): Promise<number> {
     const [row] = await t.dataSource.query(`SELECT payment_attempts FROM orders WHERE uuid = $1`, [

@@ -2,17 +2,14 @@ import { register } from 'prom-client';
 import { Clock } from '../src/common/clock';
 import { OrderEventBus } from '../src/order/realtime/order-event-bus';
 import { OutboxWorker } from '../src/outbox/outbox.worker';
-import { createTestDatabase, serverUrl } from './support/database';
+import { createTestDatabase } from './support/database';
+import { serverOnly } from './support/server-only';
 import { Catalog, newBusiness, newCatalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { createUser, TestUser } from './support/factory';
 import { orderBody, placeOrder, placeOrderRequest, updateOrderRequest } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 import { ReceivedWebhook, verifyWebhook, WebhookReceiver } from './support/webhook-receiver';
-
-// Several processes can only share a PostgreSQL server (the embedded database
-// allows one process per data directory): that test runs on the server only.
-const serverOnly = serverUrl() ? it : it.skip;
 
 interface Stored {
   endpoints: number;

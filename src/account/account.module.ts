@@ -6,6 +6,7 @@ import { AccountService } from './account.service';
 import { CredentialsService } from './credentials.service';
 import { OneTimeCodeService } from './one-time-code.service';
 import { PasswordHasher } from './password-hasher';
+import { UserContacts } from './user-contacts';
 import { UserTokenRepository } from './user-token.repository';
 
 @Module({
@@ -18,7 +19,8 @@ import { UserTokenRepository } from './user-token.repository';
     OneTimeCodeService,
     PasswordHasher,
     AccountRateLimits,
+    UserContacts,
   ],
-  exports: [AccountService],
+  exports: [AccountService, UserContacts],
 })
 export class AccountModule {}

@@ -9,10 +9,9 @@ import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { AuthUser } from './auth.decorator';
+import { isUuid } from '../common/uuid';
 
 export const QUERY_TOKEN_ALLOWED = Symbol('queryTokenAllowed');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface JwtPayload {
   sub: string;
@@ -53,7 +52,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   async validate(payload: Partial<JwtPayload>): Promise<AuthUser> {
     if (
       typeof payload.sub !== 'string' ||
-      !UUID.test(payload.sub) ||
+      !isUuid(payload.sub) ||
       typeof payload.ver !== 'number'
     ) {
       throw ApiError.unauthenticated('The token is not valid.');

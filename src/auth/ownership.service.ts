@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
+import { isUuid } from '../common/uuid';
 
 /** A table whose rows belong to a user through one column. */
 export interface OwnedTable {
@@ -10,7 +11,6 @@ export interface OwnedTable {
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function checked(source: OwnedTable): OwnedTable {
   for (const name of [source.table, source.idColumn, source.ownerColumn]) {
@@ -34,7 +34,7 @@ export class OwnershipService {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Set<string>> {
     const { table, idColumn, ownerColumn } = checked(source);
-    const candidates = [...new Set(ids.filter((id) => UUID.test(id)))];
+    const candidates = [...new Set(ids.filter((id) => isUuid(id)))];
     if (candidates.length === 0) return new Set();
     const rows: Array<{ id: string }> = await manager.query(
       `SELECT "${idColumn}"::text AS id FROM "${table}" WHERE "${ownerColumn}" = $1 AND "${idColumn}" = ANY($2::uuid[])`,
@@ -51,7 +51,7 @@ export class OwnershipService {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     const { table, idColumn, ownerColumn } = checked(source);
-    if (!UUID.test(id)) throw ApiError.notFound();
+    if (!isUuid(id)) throw ApiError.notFound();
     const rows: Array<{ owner: string }> = await manager.query(
       `SELECT "${ownerColumn}"::text AS owner FROM "${table}" WHERE "${idColumn}" = $1`,
       [id],

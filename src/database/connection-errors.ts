@@ -1,3 +1,5 @@
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+
 /** Socket-level failures between the service and PostgreSQL. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -36,11 +38,20 @@ const OUTAGE_MESSAGES = [
 
 /**
  * True when `error` (as thrown by pg, TypeORM or the embedded database's
- * socket) means the database cannot be reached: an outage, answered 503, not
- * a defect. TypeORM wraps driver errors (`driverError`); pg keeps socket
+ * socket) means the database cannot be reached, or that the connection of a
+ * transaction died under it: an outage, answered 503, not a defect. TypeORM wraps driver errors (`driverError`); pg keeps socket
  * errors as they came.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  // TypeORM releases a transaction's query runner when its connection dies
+  // (the pg client's 'error' event); the transaction's next statement then
+  // fails with one of these instead of the driver's error. Same outage.
+  if (
+    error instanceof QueryRunnerAlreadyReleasedError ||
+    error instanceof QueryRunnerProviderAlreadyReleasedError
+  ) {
+    return true;
+  }
   const seen = new Set<unknown>();
   let current: unknown = error;
   while (current && typeof current === 'object' && !seen.has(current)) {

@@ -1,5 +1,5 @@
 import { EntityRecord } from './entity-record.entity';
-import { EntityValues } from './entity.repository';
+import { EntityValues } from './entity-sql';
 
 /** JSON with object keys sorted, so that two equal values give the same text. */
 function canonical(value: unknown): string {

@@ -5,11 +5,13 @@ import { EntityRepository } from './entity.repository';
 import { EntityService } from './entity.service';
 import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
+import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 import { StorefrontDocumentRepository } from './storefront-document.repository';
 import { StorefrontController } from './storefront.controller';
 import { StorefrontQrController } from './storefront-qr.controller';
 import { StorefrontQrService } from './storefront-qr.service';
+import { StorefrontRepository } from './storefront.repository';
 import { StorefrontService } from './storefront.service';
 
 /**
@@ -24,6 +26,8 @@ import { StorefrontService } from './storefront.service';
   providers: [
     EntityTypeRegistry,
     EntityRepository,
+    OrderableMenuRepository,
+    StorefrontRepository,
     EntityService,
     StorefrontCache,
     StorefrontDocumentRepository,

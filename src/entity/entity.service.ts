@@ -13,19 +13,15 @@ import {
   RetrieveByMetaKeyQueryDto,
 } from './dto/list-entities-query.dto';
 import { EntityRecord } from './entity-record.entity';
-import {
-  EntityRepository,
-  EntitySort,
-  EntityValues,
-  isUuid,
-  metaKeyConflict,
-  SortColumn,
-} from './entity.repository';
+import { isUuid } from '../common/uuid';
+import { EntitySort, EntityValues, metaKeyConflict, SortColumn } from './entity-sql';
+import { EntityRepository } from './entity.repository';
 import { EntityType, EntityTypeRegistry } from './entity-types';
 import { changedOnly } from './entity-changes';
 import { normaliseExtraData } from './extra-data';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { OrderableMenu } from './orderable-menu';
+import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
@@ -55,6 +51,7 @@ export class EntityService {
   constructor(
     private readonly types: EntityTypeRegistry,
     private readonly repository: EntityRepository,
+    private readonly orderableMenus: OrderableMenuRepository,
     private readonly featuredUrls: FeaturedUrlChecks,
     private readonly storefrontCache: StorefrontCache,
     private readonly access: AccessPolicy,
@@ -262,7 +259,7 @@ export class EntityService {
   ): Promise<OrderableMenu | null> {
     if (!isUuid(menuUuid)) return null;
     const wanted = [...new Set(itemUuids.filter(isUuid).map((uuid) => uuid.toLowerCase()))];
-    const found = await this.repository.findOrderable(
+    const found = await this.orderableMenus.findOrderable(
       this.types.of('business_menu'),
       this.types.of('business_menu_item'),
       menuUuid.toLowerCase(),

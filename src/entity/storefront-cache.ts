@@ -4,10 +4,10 @@ import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { PgNotifications } from '../database/pg-notifications';
+import { isUuid } from '../common/uuid';
 
 /** Tells every process which records changed, so their caches drop them too. */
 const INVALIDATION_CHANNEL = 'storefront_invalidated';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Enough for every storefront a process serves at once; the oldest entry goes first. */
 const MAX_ENTRIES = 5000;
@@ -63,7 +63,7 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
       // This process dropped its own entries when it made the write; hearing
       // it again later would only turn away the reads that began since.
       if (parts.includes(this.origin)) return;
-      this.drop(parts.filter((uuid) => UUID.test(uuid)));
+      this.drop(parts.filter((uuid) => isUuid(uuid)));
     });
   }
 

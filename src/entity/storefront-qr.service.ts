@@ -5,7 +5,7 @@ import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { QR_DEFAULT_SIZE } from './dto/storefront-qr-query.dto';
-import { EntityRepository } from './entity.repository';
+import { StorefrontRepository } from './storefront.repository';
 import { EntityTypeRegistry } from './entity-types';
 
 export interface StorefrontQr {
@@ -28,7 +28,7 @@ export class StorefrontQrService {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly types: EntityTypeRegistry,
-    private readonly repository: EntityRepository,
+    private readonly repository: StorefrontRepository,
   ) {}
 
   async storefrontUrl(businessMetaKey: string, menuMetaKey: string): Promise<string> {

@@ -8,7 +8,7 @@ import { StorefrontResponseDto, toPublicEntityResponse } from './dto/entity-resp
 import { MAX_PER_PAGE } from './dto/list-entities-query.dto';
 import { isoInZone, OpenState, openState, readOpeningHours } from './domain/opening-hours';
 import { EntityRecord } from './entity-record.entity';
-import { EntityRepository } from './entity.repository';
+import { StorefrontRepository } from './storefront.repository';
 import { EntityTypeRegistry } from './entity-types';
 import { StorefrontCache } from './storefront-cache';
 import {
@@ -91,7 +91,7 @@ export class StorefrontService {
 
   constructor(
     private readonly types: EntityTypeRegistry,
-    private readonly repository: EntityRepository,
+    private readonly repository: StorefrontRepository,
     private readonly documents: StorefrontDocumentRepository,
     private readonly cache: StorefrontCache<StorefrontAnswer>,
     private readonly clock: Clock,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isUuid } from '../common/uuid';
 
 /**
  * The only types an upload may have. SVG and HTML are left out on
@@ -33,7 +34,6 @@ export function clampExpiresIn(value: number | undefined): number {
 
 /** One path segment of an object key: no leading dot, so no `.`, `..` or hidden names. */
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_NAME_LENGTH = 100;
 
 export const MAX_DIRECTORY_SEGMENTS = 8;
@@ -92,7 +92,7 @@ export function resolveDirectory(directory: string | undefined, userUuid: string
   const segments = (directory ?? '').split('/').filter(Boolean);
   const kept: string[] = [];
   for (const segment of segments) {
-    if (UUID.test(segment)) {
+    if (isUuid(segment)) {
       if (segment.toLowerCase() !== own) return { ok: false, reason: 'other-user', uuid: segment };
       continue;
     }
@@ -119,7 +119,7 @@ export function isObjectKey(key: string): boolean {
   if (key.length > 1024) return false;
   const segments = key.split('/');
   if (segments.length < 2 || segments.length > MAX_DIRECTORY_SEGMENTS + 2) return false;
-  if (!UUID.test(segments[0])) return false;
+  if (!isUuid(segments[0])) return false;
   if (!segments.every((segment) => SEGMENT.test(segment))) return false;
   return uploadTypeOfKey(key) !== undefined;
 }

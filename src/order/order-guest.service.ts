@@ -5,7 +5,7 @@ import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
 import { OrderTokens } from './domain/order-token';
 import { canMoveStatus, nextStatuses } from './domain/order-status';
-import { isUuid } from './domain/uuid';
+import { isUuid } from '../common/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
 import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';

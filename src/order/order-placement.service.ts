@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { UserContacts } from '../account';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { EntityService } from '../entity/entity.service';
@@ -10,10 +11,10 @@ import { ordersPlaced } from '../metrics/metrics';
 import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { OrderableItem, priceCart } from './domain/cart-pricing';
-import { formatMoney, parseAmount, withinTolerance } from './domain/money';
+import { formatMoney, parseAmount, withinTolerance } from '../common/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
-import { isUuid } from './domain/uuid';
+import { isUuid } from '../common/uuid';
 import { OrderTokens } from './domain/order-token';
 import {
   OrderResponseDto,
@@ -67,6 +68,7 @@ export class OrderPlacementService {
     private readonly storefront: StorefrontService,
     private readonly tokens: OrderTokens,
     private readonly payments: OrderPayments,
+    private readonly userContacts: UserContacts,
   ) {}
 
   async placeOrder(
@@ -272,7 +274,7 @@ export class OrderPlacementService {
         currency: answer.currency,
       },
     });
-    const owner = await this.orders.ownerContact(manager, stored.ownerUuid);
+    const owner = await this.userContacts.contactOf(manager, stored.ownerUuid);
     if (owner) await this.outbox.enqueueMail(manager, ownerAlertMail(answer, contact, owner.email));
     if (answer.customer_requested_order_email_copy) {
       await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));

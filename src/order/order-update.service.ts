@@ -10,7 +10,7 @@ import {
   nextPaymentStatuses,
   nextStatuses,
 } from './domain/order-status';
-import { isUuid } from './domain/uuid';
+import { isUuid } from '../common/uuid';
 import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderEntity } from './entities';

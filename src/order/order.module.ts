@@ -1,6 +1,7 @@
 import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
+import { AccountModule } from '../account';
 import { EntityModule } from '../entity/entity.module';
 import { TeamModule } from '../team';
 import { OrderTokens } from './domain/order-token';
@@ -28,7 +29,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * stream, and the mails an order sends.
  */
 @Module({
-  imports: [EntityModule, TeamModule],
+  imports: [AccountModule, EntityModule, TeamModule],
   controllers: [
     OrderController,
     OrderGuestController,

@@ -4,7 +4,7 @@ import { AuthUser } from '../auth/auth.decorator';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
-import { isUuid } from '../order/domain/uuid';
+import { isUuid } from '../common/uuid';
 import { OrderTokens } from '../order/domain/order-token';
 import {
   GuestOrderResponseDto,

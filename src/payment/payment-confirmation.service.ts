@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
-import { Money } from '../order/domain/money';
+import { Money } from '../common/money';
 import { GuestOrderResponseDto, OrderResponseDto } from '../order/dto/order-response.dto';
 import { OrderEntity } from '../order/entities';
 import { OrderRepository } from '../order/order.repository';

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
-import { Money } from '../order/domain/money';
+import { Money } from '../common/money';
 import { OrderRepository } from '../order/order.repository';
 import { OrderEventBus } from '../order/realtime/order-event-bus';
 import { toMinorUnits } from './domain/currency';

@@ -8,7 +8,7 @@ import { InjectConfig } from '../config/config.module';
 import { EntityService } from '../entity/entity.service';
 import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
-import { isUuid } from '../order/domain/uuid';
+import { isUuid } from '../common/uuid';
 import { newWebhookSecret, SecretBox } from './domain/secret-box';
 import { webhookUrlProblem } from './domain/url-guard';
 import { MAX_ENDPOINTS_PER_USER } from './domain/webhook-events';

@@ -39,20 +39,28 @@ export class DataDirLock {
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const owner = this.readOwner();
-        const stale =
-          owner === undefined ||
-          (owner.host === hostname() && (owner.pid === process.pid || !isAlive(owner.pid)));
-        if (!stale) {
-          throw new DataDirLockedError(
-            `The data directory ${this.path.replace(/\/service\.lock$/, '')} is in use by process ${owner.pid} on ${owner.host}. ` +
-              'Stop that process, or give this one another DATA_DIR (the embedded database allows one process per directory).',
-          );
-        }
+        const refusal = this.refusal();
+        if (refusal) throw refusal;
         unlinkSync(this.path);
       }
     }
     throw new DataDirLockedError(`Could not take the lock ${this.path}`);
+  }
+
+  /**
+   * The error a start would meet because a live process holds the lock, or
+   * undefined when the lock is free or stale. Takes nothing.
+   */
+  refusal(): DataDirLockedError | undefined {
+    const owner = this.readOwner();
+    const stale =
+      owner === undefined ||
+      (owner.host === hostname() && (owner.pid === process.pid || !isAlive(owner.pid)));
+    if (stale) return undefined;
+    return new DataDirLockedError(
+      `The data directory ${this.path.replace(/\/service\.lock$/, '')} is in use by process ${owner.pid} on ${owner.host}. ` +
+        'Stop that process, or give this one another DATA_DIR (the embedded database allows one process per directory).',
+    );
   }
 
   release(): void {

@@ -1,5 +1,5 @@
 import { CartLineInput, OrderableItem, priceCart } from './cart-pricing';
-import { formatMoney } from './money';
+import { formatMoney } from '../../common/money';
 
 let counter = 0;
 function item(extra: Record<string, unknown>, titleName: string | null = 'Dish'): OrderableItem {

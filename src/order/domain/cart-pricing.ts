@@ -1,4 +1,4 @@
-import { formatMoney, lineTotal, MAX_AMOUNT, Money, parsePrice, sum } from './money';
+import { formatMoney, lineTotal, MAX_AMOUNT, Money, parsePrice, sum } from '../../common/money';
 
 /** Rule 3: the most lines one order may have. */
 export const MAX_CART_LINES = 100;

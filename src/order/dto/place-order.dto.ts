@@ -20,7 +20,7 @@ import {
   ValidationOptions,
 } from 'class-validator';
 import { MAX_CART_LINES } from '../domain/cart-pricing';
-import { parseAmount } from '../domain/money';
+import { parseAmount } from '../../common/money';
 import { PAYMENT_PROCESSORS, PaymentProcessor } from '../domain/payment-methods';
 
 /** A non-negative amount sent as a number or as decimal text. */

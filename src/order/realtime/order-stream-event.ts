@@ -1,4 +1,5 @@
 import { OrderSummaryDto } from '../dto/order-response.dto';
+import { isUuid } from '../../common/uuid';
 
 export const ORDER_STREAM_EVENT_TYPES = ['order.created', 'order.updated'] as const;
 export type OrderStreamEventType = (typeof ORDER_STREAM_EVENT_TYPES)[number];
@@ -19,8 +20,6 @@ export interface OrderStreamEvent {
   order: OrderSummaryDto;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Reads an event from a NOTIFY payload; null for anything that is not one. */
 export function parseOrderStreamEvent(payload: string | undefined): OrderStreamEvent | null {
   if (!payload) return null;
@@ -36,7 +35,7 @@ export function parseOrderStreamEvent(payload: string | undefined): OrderStreamE
     typeof event.id !== 'string' ||
     !(ORDER_STREAM_EVENT_TYPES as readonly unknown[]).includes(event.type) ||
     typeof event.ownerUuid !== 'string' ||
-    !UUID.test(event.ownerUuid) ||
+    !isUuid(event.ownerUuid) ||
     !event.order ||
     typeof event.order !== 'object'
   ) {

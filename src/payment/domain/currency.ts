@@ -1,4 +1,4 @@
-import { Money } from '../../order/domain/money';
+import { Money } from '../../common/money';
 
 const ISO_CODE = /^[A-Za-z]{3}$/;
 const CODE_IN_PARENTHESES = /\(\s*([A-Za-z]{3})\s*\)/;

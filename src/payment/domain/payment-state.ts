@@ -1,4 +1,4 @@
-import { Money } from '../../order/domain/money';
+import { Money } from '../../common/money';
 
 /**
  * The state of an order's payment: `unpaid` → `pending` (a checkout was

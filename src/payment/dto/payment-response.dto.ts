@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { OrderEntity } from '../../order/entities/order.entity';
-import { Money } from '../../order/domain/money';
+import { Money } from '../../common/money';
 import { PAYMENT_STATES } from '../domain/payment-state';
 
 /** The payment of an order: how it is collected, where it stands, and the money counted so far. */

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
-import { parsePrice } from '../../order/domain/money';
+import { parsePrice } from '../../common/money';
 
 /** The owner's refund of an order's payment. */
 export class RefundOrderDto {

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+
+/** Where mail about a user's business reaches them. */
+export interface UserContact {
+  email: string;
+  name: string;
+}
+
+/**
+ * The account module's answer to "how do I reach this user?", for modules
+ * that send mail on a user's behalf (the owner's new-order alert) without
+ * reading the account tables themselves.
+ */
+@Injectable()
+export class UserContacts {
+  /** Runs inside the caller's transaction (`manager`); null for an unknown user. */
+  async contactOf(manager: EntityManager, userUuid: string): Promise<UserContact | null> {
+    const rows: UserContact[] = await manager.query(
+      'SELECT email, name FROM users WHERE uuid = $1',
+      [userUuid],
+    );
+    return rows[0] ?? null;
+  }
+}
