@@ -446,6 +446,28 @@ describe('teams: what each role may do on its business', () => {
       expect(updated).toMatchObject({ description: 'New profile', updated_by: team.owner.uuid });
     });
 
+    it('a manager switches accepting_orders as read, never seeing nor losing the owner’s private settings', async () => {
+      const owners = await currentBusiness();
+      expectOk(
+        await put(team.owner, 'business', business.uuid, {
+          extra_data: { ...owners.extra_data, private_note: 'safe code 1234' },
+        }),
+      );
+      const seen: EntityResponse = expectOk(
+        await t.http.get(entityPath(t, 'business', business.uuid)).set(team.manager.headers),
+      );
+      expect(seen.extra_data.private_note).toBeUndefined();
+      const closed = expectOk(
+        await put(team.manager, 'business', business.uuid, {
+          extra_data: { ...seen.extra_data, accepting_orders: false, private_note: 'changed' },
+        }),
+      );
+      expect(closed.extra_data.accepting_orders).toBe(false);
+      expect(closed.extra_data.private_note).toBeUndefined();
+      expect((await currentBusiness()).extra_data.private_note).toBe('safe code 1234');
+      expect((await storedEntity(business.uuid)).extra_data.private_note).toBe('safe code 1234');
+    });
+
     it('a manager may switch accepting_orders only', async () => {
       const current = await currentBusiness();
       const closed = expectOk(

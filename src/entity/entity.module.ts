@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TeamModule } from '../team';
+import { EntityAccess } from './entity-access';
 import { EntityController } from './entity.controller';
 import { EntityRepository } from './entity.repository';
 import { EntityService } from './entity.service';
@@ -24,6 +25,7 @@ import { StorefrontService } from './storefront.service';
   imports: [TeamModule],
   controllers: [EntityController, StorefrontController, StorefrontQrController],
   providers: [
+    EntityAccess,
     EntityTypeRegistry,
     EntityRepository,
     OrderableMenuRepository,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
-import { ApiError, ErrorDetail } from '../http/api-error';
+import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
-import { AccessPolicy, BusinessAction, BusinessRole } from '../team';
+import { BusinessAction } from '../team';
 import { EntityBodyDto } from './dto/entity-body.dto';
 import { EntityResponseDto, forViewer, toEntityResponse } from './dto/entity-response.dto';
 import {
@@ -17,19 +17,14 @@ import { isUuid } from '../common/uuid';
 import { EntitySort, EntityValues, metaKeyConflict, SortColumn } from './entity-sql';
 import { EntityRepository } from './entity.repository';
 import { EntityType, EntityTypeRegistry } from './entity-types';
-import { changedOnly } from './entity-changes';
-import { normaliseExtraData } from './extra-data';
+import { EntityAccess } from './entity-access';
+import { present, resolveValues } from './entity-values';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { OrderableMenu } from './orderable-menu';
 import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
-
-/** Sent and meaningful: clients send "" for "nothing" (such as `uuid: ""`). */
-function present<T>(value: T | null | undefined | ''): value is T {
-  return value !== undefined && value !== null && value !== '';
-}
 
 function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): EntitySort {
   // sort_by passed the SORT_BY pattern in the query DTO.
@@ -54,13 +49,13 @@ export class EntityService {
     private readonly orderableMenus: OrderableMenuRepository,
     private readonly featuredUrls: FeaturedUrlChecks,
     private readonly storefrontCache: StorefrontCache,
-    private readonly access: AccessPolicy,
+    private readonly access: EntityAccess,
   ) {}
 
   async createEntity(user: AuthUser, typeName: string, body: EntityBodyDto): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
     this.assertOwnedByCaller(user, body);
-    const values = this.resolveValues(type, body, undefined);
+    const values = resolveValues(type, body, undefined);
     // A business is the caller's own; a menu or item belongs to the owner of its business.
     const parent =
       values.parentEntityUuid === null
@@ -102,9 +97,7 @@ export class EntityService {
     // owned_by lists stay that owner's own; without it, a member also sees the
     // records of the businesses they work for.
     const memberOf =
-      user && query.owned_by === undefined
-        ? await this.access.memberBusinesses(user.uuid, 'business.read')
-        : undefined;
+      user && query.owned_by === undefined ? await this.access.memberBusinesses(user) : undefined;
     const { records, total } = await this.repository.list({
       type,
       viewer: user?.uuid,
@@ -135,7 +128,7 @@ export class EntityService {
   ): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
     if (!isUuid(uuid)) throw ApiError.notFound(`${type.label} not found.`);
-    const memberOf = user ? await this.access.memberBusinesses(user.uuid, 'business.read') : [];
+    const memberOf = user ? await this.access.memberBusinesses(user) : [];
     const record = await this.repository.findVisible(type, uuid, user?.uuid, memberOf);
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     return new ApiResult(forViewer(toEntityResponse(record), user?.uuid), `${type.label} found`);
@@ -179,15 +172,16 @@ export class EntityService {
     body: EntityBodyDto,
   ): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const { record: current, role } = await this.recordWithRole(user, type, uuid);
+    const { record: current, role } = await this.access.recordWithRole(user, type, uuid);
     this.assertOwnedByCaller(user, body);
     if (current.trashedAt) {
       throw ApiError.unprocessable(
         `This ${type.label.toLowerCase()} is in the trash; restore it first.`,
       );
     }
-    const values = this.resolveValues(type, body, current);
-    this.access.check(role, this.updateAction(type, current, values));
+    const values = resolveValues(type, body, current);
+    this.access.keepPrivateSettings(role, current, values);
+    this.access.checkUpdate(role, type, current, values);
     await this.checkParent(user, type, values, current);
     await this.checkFeaturedUrl(user, type, values, current);
     let record: EntityRecord | null;
@@ -206,7 +200,7 @@ export class EntityService {
       record.parentEntityUuid,
       current.parentEntityUuid,
     ]);
-    return new ApiResult(toEntityResponse(record), `${type.label} updated`);
+    return new ApiResult(forViewer(toEntityResponse(record), user.uuid), `${type.label} updated`);
   }
 
   /**
@@ -216,20 +210,23 @@ export class EntityService {
    */
   async trashEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const current = await this.ownRecord(user, type, uuid, this.trashAction(type));
+    const current = await this.access.record(user, type, uuid, this.access.trashAction(type));
     const record = current.trashedAt
       ? current
       : ((await this.repository.trash(type, current.uuid, current.ownedBy, user.uuid)) ??
         (await this.repository.findOfType(type, current.uuid)));
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(toEntityResponse(record), `${type.label} moved to the trash`);
+    return new ApiResult(
+      forViewer(toEntityResponse(record), user.uuid),
+      `${type.label} moved to the trash`,
+    );
   }
 
   /** Takes the caller's record out of the trash (409 if its meta_key was taken meanwhile). */
   async restoreEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const current = await this.ownRecord(user, type, uuid, this.trashAction(type));
+    const current = await this.access.record(user, type, uuid, this.access.trashAction(type));
     let record: EntityRecord | null = current;
     if (current.trashedAt) {
       try {
@@ -242,7 +239,7 @@ export class EntityService {
     }
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(toEntityResponse(record), `${type.label} restored`);
+    return new ApiResult(forViewer(toEntityResponse(record), user.uuid), `${type.label} restored`);
   }
 
   /**
@@ -277,7 +274,7 @@ export class EntityService {
    * caller has no part in it or a role that does not allow `action`.
    */
   async assertBusinessAccess(user: AuthUser, uuid: string, action: BusinessAction): Promise<void> {
-    const record = await this.ownRecord(user, this.types.of('business'), uuid, action);
+    const record = await this.access.record(user, this.types.of('business'), uuid, action);
     if (record.trashedAt) throw ApiError.notFound('Business not found.');
   }
 
@@ -290,136 +287,6 @@ export class EntityService {
     if (present(body.owned_by) && body.owned_by.toLowerCase() !== user.uuid.toLowerCase()) {
       throw ApiError.forbidden('owned_by must be the logged-in user.');
     }
-  }
-
-  /**
-   * The record and the caller's role on its business: 404 when there is no
-   * such record of this type, 403 when the caller has no part in its business.
-   */
-  private async recordWithRole(
-    user: AuthUser,
-    type: EntityType,
-    uuid: string,
-  ): Promise<{ record: EntityRecord; role: BusinessRole }> {
-    const record = isUuid(uuid) ? await this.repository.findOfType(type, uuid) : null;
-    if (!record) throw ApiError.notFound(`${type.label} not found.`);
-    const business = await this.repository.businessUuidOf(record.uuid);
-    const role = business ? await this.access.roleOn(user, business) : undefined;
-    return {
-      record,
-      role: this.access.check(role, 'business.read', {
-        message: `This ${type.label.toLowerCase()} belongs to another user.`,
-      }),
-    };
-  }
-
-  /** The record when the caller may do `action` on its business (404 missing, 403 otherwise). */
-  private async ownRecord(
-    user: AuthUser,
-    type: EntityType,
-    uuid: string,
-    action: BusinessAction,
-  ): Promise<EntityRecord> {
-    const { record, role } = await this.recordWithRole(user, type, uuid);
-    this.access.check(role, action);
-    return record;
-  }
-
-  private trashAction(type: EntityType): BusinessAction {
-    return type.parent ? 'menu.write' : 'business.trash';
-  }
-
-  /**
-   * What an update needs: changing only `extra_data.accepting_orders` of a
-   * business, or only `extra_data.available` of an item and its options, is a
-   * smaller action than any other change.
-   */
-  private updateAction(
-    type: EntityType,
-    current: EntityRecord,
-    values: EntityValues,
-  ): BusinessAction {
-    if (!type.parent) {
-      return changedOnly(current, values, 'accepting_orders')
-        ? 'business.accepting_orders'
-        : 'business.update';
-    }
-    if (type.suffix === 'business_menu_item' && changedOnly(current, values, 'available')) {
-      return 'item.availability';
-    }
-    return 'menu.write';
-  }
-
-  /**
-   * The columns to write: the body over the stored record (update) or over
-   * the defaults (create). Server-owned fields never come from the body.
-   * Every fault is collected, so the answer names each bad field once.
-   */
-  private resolveValues(
-    type: EntityType,
-    body: EntityBodyDto,
-    current: EntityRecord | undefined,
-  ): EntityValues {
-    const faults: ErrorDetail[] = [];
-    const pick = <T>(sent: T | null | undefined, stored: T | null | undefined): T | null =>
-      sent === undefined ? (stored ?? null) : sent;
-
-    const metaKey = pick(body.meta_key, current?.metaKey);
-    if (type.metaKeyRequired && (metaKey === null || metaKey.trim() === '')) {
-      faults.push({
-        field: 'meta_key',
-        message: `meta_key is required for a ${type.label.toLowerCase()}: it names it in the storefront URL.`,
-      });
-    }
-
-    let parentEntityType: string | null = null;
-    let parentEntityUuid: string | null = null;
-    if (type.parent) {
-      parentEntityType = type.parent.name;
-      if (present(body.parent_entity_type) && body.parent_entity_type !== type.parent.name) {
-        faults.push({
-          field: 'parent_entity_type',
-          message: `The parent of a ${type.name} must be a ${type.parent.name}.`,
-        });
-      }
-      parentEntityUuid = present(body.parent_entity_uuid)
-        ? body.parent_entity_uuid.toLowerCase()
-        : (current?.parentEntityUuid ?? null);
-      if (parentEntityUuid === null) {
-        faults.push({
-          field: 'parent_entity_uuid',
-          message: `parent_entity_uuid is required: the uuid of the ${type.parent.label.toLowerCase()}.`,
-        });
-      }
-    } else {
-      for (const field of ['parent_entity_type', 'parent_entity_uuid'] as const) {
-        if (present(body[field])) {
-          faults.push({ field, message: `A ${type.name} has no parent; leave ${field} out.` });
-        }
-      }
-    }
-
-    let extraData = current?.extraData ?? {};
-    if (body.extra_data !== undefined || !current) {
-      const result = normaliseExtraData(type.extraData, body.extra_data);
-      faults.push(...result.faults);
-      extraData = result.value;
-    }
-
-    if (faults.length) throw ApiError.validation(faults);
-    return {
-      requestId: current ? current.requestId : present(body.request_id) ? body.request_id : null,
-      slug: pick(body.slug, current?.slug),
-      metaKey,
-      metaValue: pick(body.meta_value, current?.metaValue),
-      titleName: pick(body.title_name, current?.titleName),
-      description: pick(body.description, current?.description),
-      entityFeaturedUrl: pick(body.entity_featured_url, current?.entityFeaturedUrl),
-      status: body.status ?? current?.status ?? 'enabled',
-      parentEntityType,
-      parentEntityUuid,
-      extraData,
-    };
   }
 
   /** The parent: 404 missing (or trashed), 403 someone else's, 400 of the wrong type. */
@@ -436,11 +303,7 @@ export class EntityService {
     const parent = await this.repository.findParent(uuid);
     const what = expected.label.toLowerCase();
     if (!parent || parent.trashedAt) throw ApiError.notFound(`The parent ${what} does not exist.`);
-    const business = await this.repository.businessUuidOf(parent.uuid);
-    const role = business ? await this.access.roleOn(user, business) : undefined;
-    this.access.check(role, 'menu.write', {
-      message: `The parent ${what} belongs to another user.`,
-    });
+    await this.access.checkParent(user, parent.uuid, what);
     if (parent.entityType !== expected.name) {
       throw ApiError.validation([
         {
