@@ -5,7 +5,16 @@
  * rate-limit, metrics, http, health, openapi) is open to every module. The
  * composition root (src/*.ts) assembles the modules and may reach any of them.
  */
-const MODULES = ['account', 'entity', 'file', 'notification', 'order', 'payment', 'webhook'];
+const MODULES = [
+  'account',
+  'entity',
+  'file',
+  'notification',
+  'order',
+  'payment',
+  'team',
+  'webhook',
+];
 const MODULE = `(${MODULES.join('|')})`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */

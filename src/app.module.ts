@@ -18,6 +18,7 @@ import { OrderModule } from './order/order.module';
 import { PaymentModule } from './payment/payment.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { TeamModule } from './team';
 import { WebhookModule } from './webhook/webhook.module';
 import { createValidationPipe } from './http/validation';
 
@@ -40,6 +41,7 @@ export class AppModule {
         HealthModule,
         MetricsModule,
         AccountModule,
+        TeamModule,
         EntityModule,
         FileModule,
         OrderModule,

@@ -5,6 +5,7 @@ import { ORDER_ENTITIES } from '../order/entities';
 import { PAYMENT_ENTITIES } from '../payment/entities';
 import { OutboxEntity } from '../outbox/outbox.entity';
 import { RateLimitCounterEntity } from '../rate-limit/rate-limit-counter.entity';
+import { BusinessMemberEntity } from '../team';
 import { WEBHOOK_ENTITIES } from '../webhook/entities';
 
 /** Every TypeORM entity of the service; the drift check compares these with the migrations. */
@@ -17,4 +18,5 @@ export const ENTITIES = [
   ...ORDER_ENTITIES,
   ...WEBHOOK_ENTITIES,
   ...PAYMENT_ENTITIES,
+  BusinessMemberEntity,
 ];

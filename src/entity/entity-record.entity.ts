@@ -55,6 +55,10 @@ export class EntityRecord {
   @Column({ name: 'owned_by', type: 'uuid' })
   ownedBy!: string;
 
+  /** The user who last created or changed the record: the owner or a member of the business. */
+  @Column({ name: 'updated_by', type: 'uuid', nullable: true })
+  updatedBy!: string | null;
+
   @Column({ name: 'parent_entity_type', type: 'varchar', length: 64, nullable: true })
   parentEntityType!: string | null;
 

@@ -29,6 +29,8 @@ export interface EntityListFilter {
   type: EntityType;
   /** The caller, when a valid Bearer token was sent: their own live records are visible too, not only public ones. */
   viewer: string | undefined;
+  /** Businesses the viewer works for: their live records are visible too. */
+  memberOf?: readonly string[];
   ownedBy?: string;
   parentEntityType?: string;
   parentEntityUuid?: string;
@@ -67,7 +69,7 @@ export interface ParentRow {
 const META_KEY_INDEXES = new Set(['entities_top_meta_key_key', 'entities_menu_meta_key_key']);
 
 export const COLUMNS = `e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta_value,
-  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by,
+  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by, e.updated_by,
   e.parent_entity_type, e.parent_entity_uuid, e.extra_data, e.trashed_at,
   e.created_at, e.updated_at`;
 
@@ -82,7 +84,7 @@ function isoText(column: string): string {
  * the record to send (nothing parsed into a Date and written back as text).
  */
 export const ANSWER_COLUMNS = `e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta_value,
-  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by,
+  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by, e.updated_by,
   e.parent_entity_type, e.parent_entity_uuid, e.extra_data,
   ${isoText('e.trashed_at')} AS trashed_at, ${isoText('e.created_at')} AS created_at,
   ${isoText('e.updated_at')} AS updated_at`;
@@ -116,6 +118,7 @@ export interface EntityRow {
   entity_featured_url: string | null;
   status: string;
   owned_by: string;
+  updated_by: string | null;
   parent_entity_type: string | null;
   parent_entity_uuid: string | null;
   extra_data: Record<string, unknown>;
@@ -137,6 +140,7 @@ export function toRecord(row: EntityRow): EntityRecord {
     entityFeaturedUrl: row.entity_featured_url,
     status: row.status,
     ownedBy: row.owned_by,
+    updatedBy: row.updated_by,
     parentEntityType: row.parent_entity_type,
     parentEntityUuid: row.parent_entity_uuid,
     extraData: row.extra_data,
@@ -195,6 +199,36 @@ export function publicScope(
     child = alias;
   });
   return { joins: joins.join('\n'), condition: `(${conditions.join(' AND ')})` };
+}
+
+/**
+ * The records of these businesses (the businesses themselves, their menus,
+ * or their menus' items, by the type's depth), for the people who work for them.
+ */
+function memberScope(type: EntityType, businesses: readonly string[], params: Params): string {
+  const ids = `${params.add(businesses)}::uuid[]`;
+  switch (ancestorsOf(type).length) {
+    case 0:
+      return `e.uuid = ANY(${ids})`;
+    case 1:
+      return `e.parent_entity_uuid = ANY(${ids})`;
+    default:
+      return `e.parent_entity_uuid IN (SELECT p.uuid FROM entities p WHERE p.parent_entity_uuid = ANY(${ids}))`;
+  }
+}
+
+/** Own records, records of businesses the viewer works for, or public ones. */
+export function visibleTo(
+  type: EntityType,
+  viewer: string | undefined,
+  memberOf: readonly string[] | undefined,
+  scope: { condition: string },
+  params: Params,
+): string {
+  if (!viewer) return scope.condition;
+  const own = `e.owned_by = ${params.add(viewer)}`;
+  const member = memberOf?.length ? ` OR ${memberScope(type, memberOf, params)}` : '';
+  return `(${own}${member} OR ${scope.condition})`;
 }
 
 export function escapeLike(value: string): string {

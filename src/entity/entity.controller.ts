@@ -70,7 +70,9 @@ export class EntityController {
    * @remarks Live records of the type, paged (`page` from 1, `per_page` default 20; sizes above
    * 1000 are cut to 1000). Without a Bearer token, or with another user's, only enabled records
    * are listed; with the owner's token and `owned_by` = the caller, all the caller's records,
-   * enabled or not. Records in the trash, and menus and items under a trashed business or menu,
+   * enabled or not. Without `owned_by`, the managers and staff of a business also see its
+   * records, enabled or not (a member lists a business's menus and items by
+   * `parent_entity_uuid`). Records in the trash, and menus and items under a trashed business or menu,
    * are never listed. Filters: `owned_by`, `parent_entity_type`, `parent_entity_uuid`, `status`,
    * `meta_key`, `slug`, `q`. `sort_by` is a column or `extra_data.<key>`; ties break on
    * `created_at`, then `uuid`.
@@ -130,8 +132,11 @@ export class EntityController {
    * Update a business, menu or item
    *
    * @remarks Same body as create. Fields sent replace the stored ones, fields left out keep
-   * theirs, and `extra_data` is replaced whole. Only the owner (403); a record in the trash is 422
-   * until restored.
+   * theirs, and `extra_data` is replaced whole. The owner of the business, or a member whose role
+   * allows it: managers change menus and items and only `extra_data.accepting_orders` of the
+   * business; staff change only `extra_data.available` of items and their options. Anyone else,
+   * or a change beyond the role, is 403. `owned_by` stays the business owner's and `updated_by`
+   * becomes the caller. A record in the trash is 422 until restored.
    */
   @Put(':type/:uuid')
   @Auth()
@@ -150,7 +155,8 @@ export class EntityController {
    * Move a record to the trash
    *
    * @remarks Hides the caller's record (and, for a business or menu, everything under it) from
-   * every public read. Trashing twice changes nothing. Only the owner (403).
+   * every public read. Trashing twice changes nothing. The owner, or a manager for menus and
+   * items; anyone else is 403.
    */
   @Post(':type/trash/:uuid')
   @HttpCode(200)

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { TeamModule } from '../team';
+import { EntityAccess } from './entity-access';
 import { EntityController } from './entity.controller';
 import { EntityRepository } from './entity.repository';
 import { EntityService } from './entity.service';
@@ -20,8 +22,10 @@ import { StorefrontService } from './storefront.service';
  * FeaturedUrlChecks for the files module to register its check with.
  */
 @Module({
+  imports: [TeamModule],
   controllers: [EntityController, StorefrontController, StorefrontQrController],
   providers: [
+    EntityAccess,
     EntityTypeRegistry,
     EntityRepository,
     OrderableMenuRepository,

@@ -12,6 +12,7 @@ import {
   orderBy,
   publicScope,
   queryRecords,
+  visibleTo,
   writableParams,
 } from './entity-sql';
 import { EntityRecord } from './entity-record.entity';
@@ -35,11 +36,7 @@ export class EntityRepository {
     const params = new Params();
     const scope = publicScope(filter.type, params);
     const where = [`e.entity_type = ${params.add(filter.type.name)}`, 'e.trashed_at IS NULL'];
-    where.push(
-      filter.viewer
-        ? `(e.owned_by = ${params.add(filter.viewer)} OR ${scope.condition})`
-        : scope.condition,
-    );
+    where.push(visibleTo(filter.type, filter.viewer, filter.memberOf, scope, params));
     if (filter.ownedBy !== undefined) where.push(`e.owned_by = ${params.add(filter.ownedBy)}`);
     if (filter.parentEntityType !== undefined) {
       where.push(`e.parent_entity_type = ${params.add(filter.parentEntityType)}`);
@@ -83,17 +80,19 @@ export class EntityRepository {
     return { records: rows, total };
   }
 
-  /** One record as the viewer may see it: their own (even trashed), or a public one. */
+  /**
+   * One record as the viewer may see it: their own or of a business they work
+   * for (even trashed), or a public one.
+   */
   async findVisible(
     type: EntityType,
     uuid: string,
     viewer: string | undefined,
+    memberOf?: readonly string[],
   ): Promise<EntityRecord | null> {
     const params = new Params();
     const scope = publicScope(type, params);
-    const visible = viewer
-      ? `(e.owned_by = ${params.add(viewer)} OR ${scope.condition})`
-      : scope.condition;
+    const visible = visibleTo(type, viewer, memberOf, scope, params);
     const [record] = await this.rows(
       `SELECT ${COLUMNS} FROM entities e ${scope.joins}
        WHERE e.uuid = ${params.add(uuid)} AND e.entity_type = ${params.add(type.name)} AND ${visible}`,
@@ -174,6 +173,19 @@ export class EntityRepository {
     };
   }
 
+  /** The business a record belongs to: itself, its menu's business, or its parent's. */
+  async businessUuidOf(uuid: string): Promise<string | null> {
+    const rows: Array<{ business_uuid: string }> = await this.dataSource.query(
+      `SELECT COALESCE(g.uuid, p.uuid, e.uuid)::text AS business_uuid
+         FROM entities e
+         LEFT JOIN entities p ON p.uuid = e.parent_entity_uuid
+         LEFT JOIN entities g ON g.uuid = p.parent_entity_uuid
+        WHERE e.uuid = $1`,
+      [uuid],
+    );
+    return rows[0]?.business_uuid ?? null;
+  }
+
   /**
    * Inserts a record. With a request_id already used by this owner for this
    * type, inserts nothing and answers null: the unique index decides,
@@ -182,16 +194,17 @@ export class EntityRepository {
   async insert(
     type: EntityType,
     ownedBy: string,
+    updatedBy: string,
     values: EntityValues,
   ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
       `INSERT INTO entities AS e (entity_type, owned_by, request_id, slug, meta_key, meta_value,
          title_name, description, entity_featured_url, status, parent_entity_type,
-         parent_entity_uuid, extra_data)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb)
+         parent_entity_uuid, extra_data, updated_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14)
        ON CONFLICT (owned_by, entity_type, request_id) WHERE request_id IS NOT NULL DO NOTHING
        RETURNING ${COLUMNS}`,
-      [type.name, ownedBy, values.requestId, ...writableParams(values)],
+      [type.name, ownedBy, values.requestId, ...writableParams(values), updatedBy],
     );
     return record ?? null;
   }
@@ -201,37 +214,48 @@ export class EntityRepository {
     type: EntityType,
     uuid: string,
     ownedBy: string,
+    updatedBy: string,
     values: EntityValues,
   ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
       `UPDATE entities AS e SET slug = $4, meta_key = $5, meta_value = $6, title_name = $7,
          description = $8, entity_featured_url = $9, status = $10, parent_entity_type = $11,
-         parent_entity_uuid = $12, extra_data = $13::jsonb, updated_at = now()
+         parent_entity_uuid = $12, extra_data = $13::jsonb, updated_by = $14, updated_at = now()
        WHERE e.uuid = $1 AND e.entity_type = $2 AND e.owned_by = $3 AND e.trashed_at IS NULL
        RETURNING ${COLUMNS}`,
-      [uuid, type.name, ownedBy, ...writableParams(values)],
+      [uuid, type.name, ownedBy, ...writableParams(values), updatedBy],
     );
     return record ?? null;
   }
 
   /** Moves a live record of this owner to the trash; null when it is not live. */
-  async trash(type: EntityType, uuid: string, ownedBy: string): Promise<EntityRecord | null> {
+  async trash(
+    type: EntityType,
+    uuid: string,
+    ownedBy: string,
+    updatedBy: string,
+  ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
-      `UPDATE entities AS e SET trashed_at = now(), updated_at = now()
+      `UPDATE entities AS e SET trashed_at = now(), updated_by = $4, updated_at = now()
        WHERE e.uuid = $1 AND e.entity_type = $2 AND e.owned_by = $3 AND e.trashed_at IS NULL
        RETURNING ${COLUMNS}`,
-      [uuid, type.name, ownedBy],
+      [uuid, type.name, ownedBy, updatedBy],
     );
     return record ?? null;
   }
 
   /** Takes a trashed record of this owner back; null when it is not in the trash. */
-  async restore(type: EntityType, uuid: string, ownedBy: string): Promise<EntityRecord | null> {
+  async restore(
+    type: EntityType,
+    uuid: string,
+    ownedBy: string,
+    updatedBy: string,
+  ): Promise<EntityRecord | null> {
     const [record] = await this.rows(
-      `UPDATE entities AS e SET trashed_at = NULL, updated_at = now()
+      `UPDATE entities AS e SET trashed_at = NULL, updated_by = $4, updated_at = now()
        WHERE e.uuid = $1 AND e.entity_type = $2 AND e.owned_by = $3 AND e.trashed_at IS NOT NULL
        RETURNING ${COLUMNS}`,
-      [uuid, type.name, ownedBy],
+      [uuid, type.name, ownedBy, updatedBy],
     );
     return record ?? null;
   }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
-import { ApiError, ErrorDetail } from '../http/api-error';
+import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
+import { BusinessAction } from '../team';
 import { EntityBodyDto } from './dto/entity-body.dto';
 import { EntityResponseDto, forViewer, toEntityResponse } from './dto/entity-response.dto';
 import {
@@ -16,18 +17,14 @@ import { isUuid } from '../common/uuid';
 import { EntitySort, EntityValues, metaKeyConflict, SortColumn } from './entity-sql';
 import { EntityRepository } from './entity.repository';
 import { EntityType, EntityTypeRegistry } from './entity-types';
-import { normaliseExtraData } from './extra-data';
+import { EntityAccess } from './entity-access';
+import { present, resolveValues } from './entity-values';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { OrderableMenu } from './orderable-menu';
 import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
-
-/** Sent and meaningful: clients send "" for "nothing" (such as `uuid: ""`). */
-function present<T>(value: T | null | undefined | ''): value is T {
-  return value !== undefined && value !== null && value !== '';
-}
 
 function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): EntitySort {
   // sort_by passed the SORT_BY pattern in the query DTO.
@@ -38,9 +35,11 @@ function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): En
 }
 
 /**
- * The rules for every entity type: ownership (only the caller's records),
- * parents, extra_data per type, request_id idempotency, meta_key uniqueness,
- * visibility (owner or public).
+ * The rules for every entity type: who may act (the access policy: the
+ * business's owner, or a member whose role allows the action), parents,
+ * extra_data per type, request_id idempotency, meta_key uniqueness,
+ * visibility (owner, member or public). A member's write keeps `owned_by`,
+ * the business owner's; `updated_by` names who wrote.
  */
 @Injectable()
 export class EntityService {
@@ -50,27 +49,36 @@ export class EntityService {
     private readonly orderableMenus: OrderableMenuRepository,
     private readonly featuredUrls: FeaturedUrlChecks,
     private readonly storefrontCache: StorefrontCache,
+    private readonly access: EntityAccess,
   ) {}
 
   async createEntity(user: AuthUser, typeName: string, body: EntityBodyDto): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
     this.assertOwnedByCaller(user, body);
-    const values = this.resolveValues(type, body, undefined);
+    const values = resolveValues(type, body, undefined);
+    // A business is the caller's own; a menu or item belongs to the owner of its business.
+    const parent =
+      values.parentEntityUuid === null
+        ? null
+        : await this.repository.findParent(values.parentEntityUuid);
+    const ownedBy = parent?.ownedBy ?? user.uuid;
+    // A member's create is checked first, so a request_id never answers a record they may not write.
+    if (ownedBy !== user.uuid) await this.checkParent(user, type, values, undefined);
     if (values.requestId !== null) {
-      const first = await this.repository.findByRequestId(type, user.uuid, values.requestId);
+      const first = await this.repository.findByRequestId(type, ownedBy, values.requestId);
       if (first) return this.replay(type, first);
     }
-    await this.checkParent(user, type, values, undefined);
+    if (ownedBy === user.uuid) await this.checkParent(user, type, values, undefined);
     await this.checkFeaturedUrl(user, type, values, undefined);
     let record: EntityRecord | null;
     try {
-      record = await this.repository.insert(type, user.uuid, values);
+      record = await this.repository.insert(type, ownedBy, user.uuid, values);
     } catch (error) {
       throw metaKeyConflict(error);
     }
     if (!record) {
       // A create with the same request_id won the race: answer with its record.
-      const first = await this.repository.findByRequestId(type, user.uuid, values.requestId!);
+      const first = await this.repository.findByRequestId(type, ownedBy, values.requestId!);
       if (!first) throw new Error('request_id conflict without a stored record');
       return this.replay(type, first);
     }
@@ -86,9 +94,14 @@ export class EntityService {
     const type = this.types.require(typeName);
     const page = query.page ?? 1;
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+    // owned_by lists stay that owner's own; without it, a member also sees the
+    // records of the businesses they work for.
+    const memberOf =
+      user && query.owned_by === undefined ? await this.access.memberBusinesses(user) : undefined;
     const { records, total } = await this.repository.list({
       type,
       viewer: user?.uuid,
+      memberOf,
       ownedBy: query.owned_by,
       parentEntityType: query.parent_entity_type,
       parentEntityUuid: query.parent_entity_uuid,
@@ -104,14 +117,19 @@ export class EntityService {
     return new ApiResult(visible, `${type.label} records`, pageMeta(page, perPage, total));
   }
 
-  /** The caller's own record (even in the trash), or a public one; 404 otherwise. */
+  /**
+   * The caller's own record or one of a business they work for (even in the
+   * trash), or a public one; 404 otherwise.
+   */
   async getEntity(
     user: AuthUser | undefined,
     typeName: string,
     uuid: string,
   ): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const record = isUuid(uuid) ? await this.repository.findVisible(type, uuid, user?.uuid) : null;
+    if (!isUuid(uuid)) throw ApiError.notFound(`${type.label} not found.`);
+    const memberOf = user ? await this.access.memberBusinesses(user) : [];
+    const record = await this.repository.findVisible(type, uuid, user?.uuid, memberOf);
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     return new ApiResult(forViewer(toEntityResponse(record), user?.uuid), `${type.label} found`);
   }
@@ -154,19 +172,21 @@ export class EntityService {
     body: EntityBodyDto,
   ): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const current = await this.ownRecord(user, type, uuid);
+    const { record: current, role } = await this.access.recordWithRole(user, type, uuid);
     this.assertOwnedByCaller(user, body);
     if (current.trashedAt) {
       throw ApiError.unprocessable(
         `This ${type.label.toLowerCase()} is in the trash; restore it first.`,
       );
     }
-    const values = this.resolveValues(type, body, current);
+    const values = resolveValues(type, body, current);
+    this.access.keepPrivateSettings(role, current, values);
+    this.access.checkUpdate(role, type, current, values);
     await this.checkParent(user, type, values, current);
     await this.checkFeaturedUrl(user, type, values, current);
     let record: EntityRecord | null;
     try {
-      record = await this.repository.update(type, current.uuid, user.uuid, values);
+      record = await this.repository.update(type, current.uuid, current.ownedBy, user.uuid, values);
     } catch (error) {
       throw metaKeyConflict(error);
     }
@@ -180,7 +200,7 @@ export class EntityService {
       record.parentEntityUuid,
       current.parentEntityUuid,
     ]);
-    return new ApiResult(toEntityResponse(record), `${type.label} updated`);
+    return new ApiResult(forViewer(toEntityResponse(record), user.uuid), `${type.label} updated`);
   }
 
   /**
@@ -190,25 +210,28 @@ export class EntityService {
    */
   async trashEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const current = await this.ownRecord(user, type, uuid);
+    const current = await this.access.record(user, type, uuid, this.access.trashAction(type));
     const record = current.trashedAt
       ? current
-      : ((await this.repository.trash(type, current.uuid, user.uuid)) ??
+      : ((await this.repository.trash(type, current.uuid, current.ownedBy, user.uuid)) ??
         (await this.repository.findOfType(type, current.uuid)));
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(toEntityResponse(record), `${type.label} moved to the trash`);
+    return new ApiResult(
+      forViewer(toEntityResponse(record), user.uuid),
+      `${type.label} moved to the trash`,
+    );
   }
 
   /** Takes the caller's record out of the trash (409 if its meta_key was taken meanwhile). */
   async restoreEntity(user: AuthUser, typeName: string, uuid: string): Promise<EntityAnswer> {
     const type = this.types.require(typeName);
-    const current = await this.ownRecord(user, type, uuid);
+    const current = await this.access.record(user, type, uuid, this.access.trashAction(type));
     let record: EntityRecord | null = current;
     if (current.trashedAt) {
       try {
         record =
-          (await this.repository.restore(type, current.uuid, user.uuid)) ??
+          (await this.repository.restore(type, current.uuid, current.ownedBy, user.uuid)) ??
           (await this.repository.findOfType(type, current.uuid));
       } catch (error) {
         throw metaKeyConflict(error);
@@ -216,7 +239,7 @@ export class EntityService {
     }
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(toEntityResponse(record), `${type.label} restored`);
+    return new ApiResult(forViewer(toEntityResponse(record), user.uuid), `${type.label} restored`);
   }
 
   /**
@@ -246,9 +269,12 @@ export class EntityService {
     return { menu: found.menu, business: found.business, items };
   }
 
-  /** For other modules: 404 when there is no such live business, 403 when it is another user's. */
-  async assertOwnBusiness(user: AuthUser, uuid: string): Promise<void> {
-    const record = await this.ownRecord(user, this.types.of('business'), uuid);
+  /**
+   * For other modules: 404 when there is no such live business, 403 when the
+   * caller has no part in it or a role that does not allow `action`.
+   */
+  async assertBusinessAccess(user: AuthUser, uuid: string, action: BusinessAction): Promise<void> {
+    const record = await this.access.record(user, this.types.of('business'), uuid, action);
     if (record.trashedAt) throw ApiError.notFound('Business not found.');
   }
 
@@ -261,87 +287,6 @@ export class EntityService {
     if (present(body.owned_by) && body.owned_by.toLowerCase() !== user.uuid.toLowerCase()) {
       throw ApiError.forbidden('owned_by must be the logged-in user.');
     }
-  }
-
-  /** 404 when there is no such record of this type, 403 when it is someone else's. */
-  private async ownRecord(user: AuthUser, type: EntityType, uuid: string): Promise<EntityRecord> {
-    const record = isUuid(uuid) ? await this.repository.findOfType(type, uuid) : null;
-    if (!record) throw ApiError.notFound(`${type.label} not found.`);
-    if (record.ownedBy !== user.uuid)
-      throw ApiError.forbidden(`This ${type.label.toLowerCase()} belongs to another user.`);
-    return record;
-  }
-
-  /**
-   * The columns to write: the body over the stored record (update) or over
-   * the defaults (create). Server-owned fields never come from the body.
-   * Every fault is collected, so the answer names each bad field once.
-   */
-  private resolveValues(
-    type: EntityType,
-    body: EntityBodyDto,
-    current: EntityRecord | undefined,
-  ): EntityValues {
-    const faults: ErrorDetail[] = [];
-    const pick = <T>(sent: T | null | undefined, stored: T | null | undefined): T | null =>
-      sent === undefined ? (stored ?? null) : sent;
-
-    const metaKey = pick(body.meta_key, current?.metaKey);
-    if (type.metaKeyRequired && (metaKey === null || metaKey.trim() === '')) {
-      faults.push({
-        field: 'meta_key',
-        message: `meta_key is required for a ${type.label.toLowerCase()}: it names it in the storefront URL.`,
-      });
-    }
-
-    let parentEntityType: string | null = null;
-    let parentEntityUuid: string | null = null;
-    if (type.parent) {
-      parentEntityType = type.parent.name;
-      if (present(body.parent_entity_type) && body.parent_entity_type !== type.parent.name) {
-        faults.push({
-          field: 'parent_entity_type',
-          message: `The parent of a ${type.name} must be a ${type.parent.name}.`,
-        });
-      }
-      parentEntityUuid = present(body.parent_entity_uuid)
-        ? body.parent_entity_uuid.toLowerCase()
-        : (current?.parentEntityUuid ?? null);
-      if (parentEntityUuid === null) {
-        faults.push({
-          field: 'parent_entity_uuid',
-          message: `parent_entity_uuid is required: the uuid of the ${type.parent.label.toLowerCase()}.`,
-        });
-      }
-    } else {
-      for (const field of ['parent_entity_type', 'parent_entity_uuid'] as const) {
-        if (present(body[field])) {
-          faults.push({ field, message: `A ${type.name} has no parent; leave ${field} out.` });
-        }
-      }
-    }
-
-    let extraData = current?.extraData ?? {};
-    if (body.extra_data !== undefined || !current) {
-      const result = normaliseExtraData(type.extraData, body.extra_data);
-      faults.push(...result.faults);
-      extraData = result.value;
-    }
-
-    if (faults.length) throw ApiError.validation(faults);
-    return {
-      requestId: current ? current.requestId : present(body.request_id) ? body.request_id : null,
-      slug: pick(body.slug, current?.slug),
-      metaKey,
-      metaValue: pick(body.meta_value, current?.metaValue),
-      titleName: pick(body.title_name, current?.titleName),
-      description: pick(body.description, current?.description),
-      entityFeaturedUrl: pick(body.entity_featured_url, current?.entityFeaturedUrl),
-      status: body.status ?? current?.status ?? 'enabled',
-      parentEntityType,
-      parentEntityUuid,
-      extraData,
-    };
   }
 
   /** The parent: 404 missing (or trashed), 403 someone else's, 400 of the wrong type. */
@@ -358,9 +303,7 @@ export class EntityService {
     const parent = await this.repository.findParent(uuid);
     const what = expected.label.toLowerCase();
     if (!parent || parent.trashedAt) throw ApiError.notFound(`The parent ${what} does not exist.`);
-    if (parent.ownedBy !== user.uuid) {
-      throw ApiError.forbidden(`The parent ${what} belongs to another user.`);
-    }
+    await this.access.checkParent(user, parent.uuid, what);
     if (parent.entityType !== expected.name) {
       throw ApiError.validation([
         {

@@ -62,6 +62,13 @@ export const OPERATION_FLOW: readonly string[] = [
   'redeliverWebhook',
   'rotateWebhookSecret',
   'deleteWebhook',
+  // teams
+  'inviteMember',
+  'acceptInvitation',
+  'listMemberships',
+  'listMembers',
+  'changeMemberRole',
+  'removeMember',
   // files
   'createUploadUrls',
   'createUploadUrlsAws',

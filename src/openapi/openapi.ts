@@ -39,6 +39,12 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
     description: 'Owners’ endpoints that receive signed order events.',
   },
   {
+    name: 'teams',
+    description:
+      'The people who work for a business: the owner invites managers and staff by email; each ' +
+      'logs in with an account of their own and may do what their role allows on that business.',
+  },
+  {
     name: 'files',
     description: 'Upload URLs for images, the local driver’s signed upload and the stored files.',
   },

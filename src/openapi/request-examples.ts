@@ -116,6 +116,14 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     expected_status: 'pending',
     owner_note: 'Ready in 20 minutes',
   }),
+  inviteMember: one('Invite the kitchen as staff', {
+    email: 'kitchen@bistro.example',
+    role: 'staff',
+  }),
+  changeMemberRole: one('Make a member manager', { role: 'manager' }),
+  acceptInvitation: one('The token of the emailed accept link', {
+    token: 'Vh3bq0S1m2yq8dFzY0C6nQ4b2cUeWk7tJx1pLr9aZs8',
+  }),
   markNotificationsRead: one('Mark two notifications read (send no uuids to mark all)', {
     uuids: [USER_UUID, ITEM_UUID],
   }),

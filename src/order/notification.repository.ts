@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { roleAllows } from '../team';
 import { NotificationEntity, NotificationSettingEntity } from './entities';
+
+const TEAM_ROLES = ['manager', 'staff'] as const;
 
 export interface NewNotification {
   userUuid: string;
@@ -23,16 +26,30 @@ export interface SettingInput {
 export class NotificationRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  /** In the caller's transaction: the owner's notification comes with its order or not at all. */
+  /**
+   * In the caller's transaction: the owner's notification comes with its
+   * order or not at all. One about a business's order (`data.business_uuid`)
+   * also goes to each active member of that business whose role may read
+   * its orders.
+   */
   async insert(manager: EntityManager, notification: NewNotification): Promise<void> {
+    const businessUuid = notification.data.business_uuid;
+    const readers = TEAM_ROLES.filter((role) => roleAllows(role, 'order.read'));
     await manager.query(
-      'INSERT INTO notifications (user_uuid, kind, title, body, data) VALUES ($1, $2, $3, $4, $5::jsonb)',
+      `INSERT INTO notifications (user_uuid, kind, title, body, data)
+       SELECT $1::uuid, $2, $3, $4, $5::jsonb
+       UNION ALL
+       SELECT m.user_uuid, $2, $3, $4, $5::jsonb FROM business_members m
+        WHERE m.business_uuid = $6::uuid AND m.status = 'active' AND m.role = ANY($7::text[])
+          AND m.user_uuid IS NOT NULL AND m.user_uuid <> $1::uuid`,
       [
         notification.userUuid,
         notification.kind,
         notification.title,
         notification.body,
         JSON.stringify(notification.data),
+        typeof businessUuid === 'string' ? businessUuid : null,
+        readers,
       ],
     );
   }

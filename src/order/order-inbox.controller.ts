@@ -6,12 +6,15 @@ import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { ApiResult } from '../http/envelope';
 import { RawResponse } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
-import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
+import { ListOrdersQueryDto, StreamOrdersQueryDto } from './dto/list-orders-query.dto';
 import { OrderResponseDto } from './dto/order-response.dto';
 import { OrderInboxService } from './order-inbox.service';
 import { OrderStreamHub } from './realtime/order-stream.hub';
 
-/** The owner's order inbox in the core space: list, one order, and the live stream. */
+/**
+ * The order inbox in the core space (the orders of the businesses the caller
+ * owns or works for): list, one order, and the live stream.
+ */
 @ApiTags('orders')
 @SpaceController('core', 'orders')
 export class OrderInboxController {
@@ -24,10 +27,13 @@ export class OrderInboxController {
    * Stream the caller's orders (Server-Sent Events)
    *
    * @remarks An endless `text/event-stream` with `order.created` and `order.updated` events for
-   * the caller's orders, each with the order's summary as JSON `data`, and a comment line every 15
-   * s as heartbeat. Events reach every replica of the service. EventSource cannot send headers, so
-   * `?api_key=` and `?access_token=` are accepted too. The stream ends (with a `stream.closed`
-   * event saying why) within 5 s of its token ending: expiry, or a password change or reset.
+   * the orders of the businesses the caller owns or works for, each with the order's summary as
+   * JSON `data`, and a comment line every 15 s as heartbeat; `business_uuid` narrows it to one
+   * business (404 when the caller has no part in it). Events reach every replica of the service.
+   * EventSource cannot send headers, so `?api_key=` and `?access_token=` are accepted too. The
+   * stream ends (with a `stream.closed` event saying why) within 5 s of its token ending (expiry,
+   * or a password change or reset) or of the caller no longer working for a business it follows
+   * (removed, left, or a role that may not read orders).
    */
   @Get('stream')
   @Auth({ queryCredentials: true })
@@ -36,14 +42,22 @@ export class OrderInboxController {
   @ApiQuery({ name: 'api_key', required: false, description: 'The API key, for EventSource' })
   @ApiQuery({ name: 'access_token', required: false, description: 'The JWT, for EventSource' })
   @ApiOkResponse({ description: 'An endless event stream', schema: { type: 'string' } })
-  streamOrders(@CurrentUser() user: AuthUser, @Req() req: Request, @Res() res: Response): void {
-    this.hub.open(user, req, res);
+  @ApiErrors(403, 404)
+  async streamOrders(
+    @CurrentUser() user: AuthUser,
+    @Query() query: StreamOrdersQueryDto,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const scope = await this.inbox.streamScope(user, query.business_uuid);
+    this.hub.open(user, req, res, scope);
   }
 
   /**
    * List the caller's orders
    *
-   * @remarks Orders of all the caller's businesses, newest first, paged like entity lists.
+   * @remarks Orders of all the businesses the caller owns or works for (as owner, manager or
+   * staff), newest first, paged like entity lists; `business_uuid` narrows it to one.
    * Filters: `status`, `business_uuid`, `menu_uuid`, `from` and `to` (ISO 8601).
    */
   @Get()

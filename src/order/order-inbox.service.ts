@@ -4,17 +4,25 @@ import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
 import { isUuid } from '../common/uuid';
+import { AccessPolicy } from '../team';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
 import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
 import { OrderRepository } from './order.repository';
+import { InboxStreamScope } from './realtime/order-stream.hub';
 
 export const DEFAULT_PER_PAGE = 20;
 
-/** The owner's order inbox: only orders of the caller's businesses, newest first. */
+/**
+ * The order inbox: the orders of the businesses the caller owns or works
+ * for, newest first.
+ */
 @Injectable()
 export class OrderInboxService {
-  constructor(private readonly orders: OrderRepository) {}
+  constructor(
+    private readonly orders: OrderRepository,
+    private readonly access: AccessPolicy,
+  ) {}
 
   async listOrders(
     user: AuthUser,
@@ -22,6 +30,7 @@ export class OrderInboxService {
   ): Promise<ApiResult<OrderResponseDto[]>> {
     const page = query.page ?? 1;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const memberOf = await this.access.memberBusinesses(user.uuid, 'order.read');
     const { orders, total } = await this.orders.listForOwner(
       user.uuid,
       {
@@ -33,16 +42,35 @@ export class OrderInboxService {
       },
       page,
       perPage,
+      memberOf,
     );
     return new ApiResult(await this.withDetails(orders), undefined, pageMeta(page, perPage, total));
+  }
+
+  /**
+   * What the caller's order stream follows: the businesses they work for, and
+   * the one business `businessUuid` names (404 when the caller has no part in
+   * it, 403 when their role may not read its orders).
+   */
+  async streamScope(user: AuthUser, businessUuid: string | undefined): Promise<InboxStreamScope> {
+    if (businessUuid !== undefined) {
+      await this.access.requireAccess(user, 'order.read', businessUuid, {
+        noPart: 'not_found',
+        message: 'Business not found.',
+      });
+    }
+    return {
+      memberOf: await this.access.memberBusinesses(user.uuid, 'order.read'),
+      only: businessUuid?.toLowerCase(),
+    };
   }
 
   async getOrder(user: AuthUser, uuid: string): Promise<OrderResponseDto> {
     const order = isUuid(uuid) ? await this.orders.findByUuid(uuid.toLowerCase()) : null;
     if (!order) throw ApiError.notFound('The order does not exist.');
-    if (order.ownerUuid !== user.uuid) {
-      throw ApiError.forbidden("Only the owner of the order's business may read it.");
-    }
+    await this.access.requireAccess(user, 'order.read', order.businessUuid, {
+      message: "Only the owner of the order's business or its team may read it.",
+    });
     const [detail] = await this.withDetails([order]);
     return detail;
   }

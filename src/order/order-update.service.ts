@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { ApiError, ErrorDetail } from '../http/api-error';
+import { AccessPolicy, BusinessRole } from '../team';
 import {
   canMovePaymentStatus,
   canMoveStatus,
@@ -13,6 +14,7 @@ import { isUuid } from '../common/uuid';
 import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderEntity } from './entities';
+import { OrderActor } from './entities/order-event.entity';
 import { NewOrderEvent, OrderRepository } from './order.repository';
 import { OrderPayments } from './order-payments';
 import { OrderEventBus } from './realtime/order-event-bus';
@@ -22,8 +24,9 @@ function allowedText(allowed: readonly string[]): string {
 }
 
 /**
- * The owner's update of an order: the order state machine, payment
- * status and owner note, with every change in the history.
+ * The update of an order by its business's owner or team: the order state
+ * machine, payment status and owner note, with every change in the history
+ * under the acting user and their role.
  */
 @Injectable()
 export class OrderUpdateService {
@@ -32,6 +35,7 @@ export class OrderUpdateService {
     private readonly events: OrderEventBus,
     private readonly clock: Clock,
     private readonly payments: OrderPayments,
+    private readonly access: AccessPolicy,
   ) {}
 
   async updateOrder(
@@ -55,9 +59,17 @@ export class OrderUpdateService {
       // then checks expected_status against this one's result, never a stale read.
       const order = await this.orders.findForUpdate(manager, orderId.toLowerCase());
       if (!order) throw ApiError.notFound('The order does not exist.');
-      if (order.ownerUuid !== user.uuid) {
-        throw ApiError.forbidden("Only the owner of the order's business may update it.");
-      }
+      const noPart = {
+        message: "Only the owner of the order's business or its team may update it.",
+      };
+      const role = await this.access.requireAccess(
+        user,
+        'order.update',
+        order.businessUuid,
+        noPart,
+        manager,
+      );
+      if (dto.payment_status !== undefined) this.access.check(role, 'payment.manual', noPart);
       if (dto.expected_status !== undefined && dto.expected_status !== order.status) {
         throw ApiError.conflict(
           `The order is ${order.status}, not ${dto.expected_status}: it was changed meanwhile.`,
@@ -71,7 +83,7 @@ export class OrderUpdateService {
         );
       }
 
-      const { changes, history, problems } = this.plan(order, dto, user.uuid);
+      const { changes, history, problems } = this.plan(order, dto, { uuid: user.uuid, role });
       if (problems.length) {
         throw ApiError.unprocessable(problems[0].message, problems);
       }
@@ -92,7 +104,9 @@ export class OrderUpdateService {
   }
 
   /** What the update changes, the history entries it makes, and which status moves it refuses. */
-  private plan(order: OrderEntity, dto: UpdateOrderDto, actorUuid: string) {
+  private plan(order: OrderEntity, dto: UpdateOrderDto, by: { uuid: string; role: BusinessRole }) {
+    const actorUuid = by.uuid;
+    const actor: OrderActor = by.role;
     const changes: Partial<
       Pick<
         OrderEntity,
@@ -115,7 +129,7 @@ export class OrderUpdateService {
           fromValue: order.status,
           toValue: dto.status,
           actorUuid,
-          actor: 'owner',
+          actor,
         });
       } else {
         const allowed = nextStatuses(order.status);
@@ -150,7 +164,7 @@ export class OrderUpdateService {
           fromValue: order.paymentState,
           toValue: dto.payment_status,
           actorUuid,
-          actor: 'owner',
+          actor,
         });
       } else {
         const allowed = nextPaymentStatuses(order.paymentStatus);
@@ -171,7 +185,7 @@ export class OrderUpdateService {
           fromValue: order.ownerNote,
           toValue: note,
           actorUuid,
-          actor: 'owner',
+          actor,
         });
       }
     }

@@ -80,13 +80,14 @@ export class OrderController {
   /**
    * Update an order as its owner
    *
-   * @remarks The owner of the order's business changes `status`, `payment_status` or `owner_note`.
+   * @remarks The owner of the order's business, or a manager or staff member of it, changes
+   * `status` or `owner_note`; `payment_status` only the owner or a manager (staff: 403).
    * Status moves: pending to accepted, rejected or cancelled; accepted to preparing, ready or
    * cancelled; preparing to ready or cancelled; ready to out_for_delivery or completed;
    * out_for_delivery to completed; completed, rejected and cancelled are final. Any other move is
    * 422 with the allowed next states in the details. `expected_status` makes the change
    * conditional: when the current status differs, 409. Every change is added to the order's
-   * history. Another user's order is 403.
+   * history with the acting user (`by`) and their role (`actor`). Another user's order is 403.
    */
   @Put('admin/order/update/:order_id')
   @Auth()

@@ -3,6 +3,7 @@ import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AccountModule } from '../account';
 import { EntityModule } from '../entity/entity.module';
+import { TeamModule } from '../team';
 import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
@@ -28,7 +29,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * stream, and the mails an order sends.
  */
 @Module({
-  imports: [AccountModule, EntityModule],
+  imports: [AccountModule, EntityModule, TeamModule],
   controllers: [
     OrderController,
     OrderGuestController,

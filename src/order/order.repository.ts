@@ -198,16 +198,27 @@ export class OrderRepository {
     return manager.findOneByOrFail(OrderEntity, { uuid });
   }
 
-  /** One owner's orders, newest first, ties broken by uuid so pages are stable (index orders_owner_created_idx). */
+  /**
+   * One user's orders: those of the businesses they own and of `memberOf`,
+   * the businesses they work for. Newest first, ties broken by uuid so pages
+   * are stable (index orders_owner_created_idx).
+   */
   async listForOwner(
     ownerUuid: string,
     filter: OrderFilter,
     page: number,
     perPage: number,
+    memberOf: readonly string[] = [],
   ): Promise<{ orders: OrderEntity[]; total: number }> {
-    const query = this.dataSource.manager
-      .createQueryBuilder(OrderEntity, 'o')
-      .where('o.ownerUuid = :ownerUuid', { ownerUuid });
+    const query = this.dataSource.manager.createQueryBuilder(OrderEntity, 'o');
+    if (memberOf.length === 0) {
+      query.where('o.ownerUuid = :ownerUuid', { ownerUuid });
+    } else {
+      query.where('(o.ownerUuid = :ownerUuid OR o.businessUuid IN (:...memberOf))', {
+        ownerUuid,
+        memberOf,
+      });
+    }
     if (filter.status) query.andWhere('o.status = :status', { status: filter.status });
     if (filter.businessUuid) {
       query.andWhere('o.businessUuid = :businessUuid', { businessUuid: filter.businessUuid });

@@ -15,14 +15,16 @@ import {
 import { OrderEntity } from '../order/entities';
 import { OrderRepository } from '../order/order.repository';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
+import { AccessPolicy } from '../team';
 
-/** Who asked about an order: its guest (order token) or its owner (Bearer). */
+/** Who asked about an order: its guest (order token) or its business's owner or team (Bearer). */
 export type OrderViewer = 'guest' | 'owner';
 
 /**
  * Who may act on an order's payment: the guest with the order's token (a
  * wrong or missing token is answered as an unknown order), or the owner of
- * the order's business with their Bearer token.
+ * the order's business or a member of its team, as the access policy says,
+ * with their Bearer token.
  */
 @Injectable()
 export class OrderAccess {
@@ -31,6 +33,7 @@ export class OrderAccess {
     private readonly tokens: OrderTokens,
     private readonly limiter: RateLimitService,
     @InjectConfig() private readonly config: AppConfig,
+    private readonly policy: AccessPolicy,
   ) {}
 
   /**
@@ -55,8 +58,9 @@ export class OrderAccess {
   }
 
   /**
-   * The order for its guest (token) or its owner (Bearer), and which of the
-   * two asked, so the answer is mapped for them; another user is 403.
+   * The order for its guest (token) or its business's owner or team
+   * (Bearer), and which of the two asked, so the answer is mapped for them;
+   * another user is 403.
    */
   async guestOrOwnerOrder(
     uuid: string,
@@ -69,8 +73,10 @@ export class OrderAccess {
       return { order, viewer: 'guest' };
     }
     if (user) {
-      if (user.uuid === order.ownerUuid) return { order, viewer: 'owner' };
-      throw ApiError.forbidden("Only the owner of the order's business may act on its payment.");
+      await this.policy.requireAccess(user, 'order.read', order.businessUuid, {
+        message: "Only the owner of the order's business or its team may act on its payment.",
+      });
+      return { order, viewer: 'owner' };
     }
     throw ApiError.notFound('The order does not exist.');
   }

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AuthUser } from '../auth/auth.decorator';
+import { AccessPolicy } from '../team';
 import { ApiError } from '../http/api-error';
 import { Money, parsePrice } from '../common/money';
 import { isUuid } from '../common/uuid';
@@ -43,6 +44,7 @@ export class PaymentRefundService {
     private readonly events: OrderEventBus,
     private readonly transitions: PaymentTransitions,
     private readonly access: OrderAccess,
+    private readonly policy: AccessPolicy,
   ) {}
 
   async refundOrder(
@@ -54,9 +56,13 @@ export class PaymentRefundService {
     const started = await this.events.transaction(async (manager, publish) => {
       const order = await this.orders.findForUpdate(manager, orderId.toLowerCase());
       if (!order) throw ApiError.notFound('The order does not exist.');
-      if (order.ownerUuid !== user.uuid) {
-        throw ApiError.forbidden("Only the owner of the order's business may refund it.");
-      }
+      const role = await this.policy.requireAccess(
+        user,
+        'payment.refund',
+        order.businessUuid,
+        { message: "Only the owner of the order's business or its managers may refund it." },
+        manager,
+      );
       const paid = new Money(order.amountPaid);
       const left = paid.minus(order.amountRefunded);
       if (paid.lte(0) || left.lte(0)) {
@@ -98,7 +104,7 @@ export class PaymentRefundService {
           publish,
           order,
           refundedState(order, amount),
-          { actor: 'owner', userUuid: user.uuid },
+          { actor: role, userUuid: user.uuid },
         );
         return { done: await this.access.detail(result.order, manager) };
       }
@@ -106,11 +112,11 @@ export class PaymentRefundService {
         ...refund,
         status: 'pending',
       });
-      return { pending: { refundUuid, order, amount } };
+      return { pending: { refundUuid, order, amount, role } };
     });
     if (started.done) return started.done;
 
-    const { refundUuid, order, amount } = started.pending!;
+    const { refundUuid, order, amount, role } = started.pending!;
     const outcome = await this.providers.get(order.paymentProcessor).refund({
       reference: order.paymentReference ?? '',
       amountMinor: toMinorUnits(amount),
@@ -137,7 +143,7 @@ export class PaymentRefundService {
         publish,
         locked,
         refundedState(locked, amount),
-        { actor: 'owner', userUuid: user.uuid },
+        { actor: role, userUuid: user.uuid },
       );
       return this.access.detail(result.order, manager);
     });

@@ -115,9 +115,9 @@ export class PaymentController {
     return this.confirmations.receiveWebhook('paystack', req.rawBody, req.headers);
   }
 
-  /** Refunds an order's payment, in full or in part (owner of the order's business). */
+  /** Refunds an order's payment, in full or in part (the business's owner or a manager). */
   @ApiOperation({
-    summary: "Refunds an order's payment, in full or in part (owner of the order's business).",
+    summary: "Refunds an order's payment, in full or in part (the business's owner or a manager).",
     description:
       'No amount: all that is left (paid − refunded). A card payment is refunded through the provider; cash and bank transfer are recorded as the owner says. 422 when nothing was paid or the amount exceeds what is left; 409 while another refund of the order is being made. Answers the order with the new `amount_refunded` and status.',
   })

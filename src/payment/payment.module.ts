@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { TeamModule } from '../team';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { EntityModule } from '../entity/entity.module';
@@ -23,7 +24,7 @@ import { PaymentProviders } from './providers/payment-providers';
  */
 @Global()
 @Module({
-  imports: [OrderModule, EntityModule],
+  imports: [OrderModule, EntityModule, TeamModule],
   controllers: [PaymentController],
   providers: [
     PaymentProviders,

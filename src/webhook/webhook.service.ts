@@ -54,7 +54,8 @@ export class WebhookService {
   ): Promise<ApiResult<CreatedWebhookResponseDto>> {
     await this.checkUrl(dto.url);
     const businessUuid = dto.business_uuid?.toLowerCase() ?? null;
-    if (businessUuid) await this.entities.assertOwnBusiness(user, businessUuid);
+    if (businessUuid)
+      await this.entities.assertBusinessAccess(user, businessUuid, 'webhook.manage');
     const secret = newWebhookSecret();
     const uuid = randomUUID();
     const endpoint = await this.dataSource.transaction(async (manager) => {

@@ -258,7 +258,9 @@ export interface paths {
          * @description Live records of the type, paged (`page` from 1, `per_page` default 20; sizes above
          *     1000 are cut to 1000). Without a Bearer token, or with another user's, only enabled records
          *     are listed; with the owner's token and `owned_by` = the caller, all the caller's records,
-         *     enabled or not. Records in the trash, and menus and items under a trashed business or menu,
+         *     enabled or not. Without `owned_by`, the managers and staff of a business also see its
+         *     records, enabled or not (a member lists a business's menus and items by
+         *     `parent_entity_uuid`). Records in the trash, and menus and items under a trashed business or menu,
          *     are never listed. Filters: `owned_by`, `parent_entity_type`, `parent_entity_uuid`, `status`,
          *     `meta_key`, `slug`, `q`. `sort_by` is a column or `extra_data.<key>`; ties break on
          *     `created_at`, then `uuid`.
@@ -298,8 +300,11 @@ export interface paths {
         /**
          * Update a business, menu or item
          * @description Same body as create. Fields sent replace the stored ones, fields left out keep
-         *     theirs, and `extra_data` is replaced whole. Only the owner (403); a record in the trash is 422
-         *     until restored.
+         *     theirs, and `extra_data` is replaced whole. The owner of the business, or a member whose role
+         *     allows it: managers change menus and items and only `extra_data.accepting_orders` of the
+         *     business; staff change only `extra_data.available` of items and their options. Anyone else,
+         *     or a change beyond the role, is 403. `owned_by` stays the business owner's and `updated_by`
+         *     becomes the caller. A record in the trash is 422 until restored.
          */
         put: operations["updateEntity"];
         post?: never;
@@ -342,7 +347,8 @@ export interface paths {
         /**
          * Move a record to the trash
          * @description Hides the caller's record (and, for a business or menu, everything under it) from
-         *     every public read. Trashing twice changes nothing. Only the owner (403).
+         *     every public read. Trashing twice changes nothing. The owner, or a manager for menus and
+         *     items; anyone else is 403.
          */
         post: operations["trashEntity"];
         /**
@@ -565,7 +571,8 @@ export interface paths {
         };
         /**
          * List the caller's orders
-         * @description Orders of all the caller's businesses, newest first, paged like entity lists.
+         * @description Orders of all the businesses the caller owns or works for (as owner, manager or
+         *     staff), newest first, paged like entity lists; `business_uuid` narrows it to one.
          *     Filters: `status`, `business_uuid`, `menu_uuid`, `from` and `to` (ISO 8601).
          */
         get: operations["listOrders"];
@@ -608,10 +615,13 @@ export interface paths {
         /**
          * Stream the caller's orders (Server-Sent Events)
          * @description An endless `text/event-stream` with `order.created` and `order.updated` events for
-         *     the caller's orders, each with the order's summary as JSON `data`, and a comment line every 15
-         *     s as heartbeat. Events reach every replica of the service. EventSource cannot send headers, so
-         *     `?api_key=` and `?access_token=` are accepted too. The stream ends (with a `stream.closed`
-         *     event saying why) within 5 s of its token ending: expiry, or a password change or reset.
+         *     the orders of the businesses the caller owns or works for, each with the order's summary as
+         *     JSON `data`, and a comment line every 15 s as heartbeat; `business_uuid` narrows it to one
+         *     business (404 when the caller has no part in it). Events reach every replica of the service.
+         *     EventSource cannot send headers, so `?api_key=` and `?access_token=` are accepted too. The
+         *     stream ends (with a `stream.closed` event saying why) within 5 s of its token ending (expiry,
+         *     or a password change or reset) or of the caller no longer working for a business it follows
+         *     (removed, left, or a role that may not read orders).
          */
         get: operations["streamOrders"];
         put?: never;
@@ -632,13 +642,14 @@ export interface paths {
         get?: never;
         /**
          * Update an order as its owner
-         * @description The owner of the order's business changes `status`, `payment_status` or `owner_note`.
+         * @description The owner of the order's business, or a manager or staff member of it, changes
+         *     `status` or `owner_note`; `payment_status` only the owner or a manager (staff: 403).
          *     Status moves: pending to accepted, rejected or cancelled; accepted to preparing, ready or
          *     cancelled; preparing to ready or cancelled; ready to out_for_delivery or completed;
          *     out_for_delivery to completed; completed, rejected and cancelled are final. Any other move is
          *     422 with the allowed next states in the details. `expected_status` makes the change
          *     conditional: when the current status differs, 409. Every change is added to the order's
-         *     history. Another user's order is 403.
+         *     history with the acting user (`by`) and their role (`actor`). Another user's order is 403.
          */
         put: operations["updateOrder"];
         post?: never;
@@ -718,7 +729,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refunds an order's payment, in full or in part (owner of the order's business).
+         * Refunds an order's payment, in full or in part (the business's owner or a manager).
          * @description No amount: all that is left (paid − refunded). A card payment is refunded through the provider; cash and bank transfer are recorded as the owner says. 422 when nothing was paid or the amount exceeds what is left; 409 while another refund of the order is being made. Answers the order with the new `amount_refunded` and status.
          */
         post: operations["refundOrder"];
@@ -943,6 +954,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/svc/businesses/{business_uuid}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the members and open invitations of the business.
+         * @description Owner and managers. Oldest first, paged. Invitations that ran
+         *     out are not listed.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        /**
+         * Invites someone to work for the business.
+         * @description Owner only. Mails an accept link carrying a token that works
+         *     once and for 7 days. The address is compared without regard to case: one
+         *     that already has an open invitation or a membership here is 409; the
+         *     owner's own address is 422; beyond 50 members and open invitations, 422.
+         */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts an invitation.
+         * @description The logged-in account's email must be the invited address (422
+         *     otherwise, and the token stays usable). An expired, used, withdrawn or
+         *     unknown token is 404.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/memberships": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the businesses the caller works for.
+         * @description Each active membership with its business and role. The
+         *     businesses the caller owns are not listed here; list them with
+         *     `owned_by`.
+         */
+        get: operations["listMemberships"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/members/{member_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Changes a member's (or an open invitation's) role.
+         * @description Owner only. Takes effect on the member's next request; their
+         *     open order streams re-check at once.
+         */
+        put: operations["changeMemberRole"];
+        post?: never;
+        /**
+         * Removes a member, withdraws an invitation, or leaves.
+         * @description The owner may remove anyone; a member may remove only
+         *     themself (leave). A withdrawn invitation's token stops working at once; a
+         *     removed member is refused from their next request, and their open order
+         *     streams close within 5 seconds.
+         */
+        delete: operations["removeMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/svc/file-manager/cloud/upload-url": {
         parameters: {
             query?: never;
@@ -1105,6 +1216,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptInvitationDto: {
+            /**
+             * @description The token of the invitation link, as mailed.
+             * @example Vh3bq0S1m2yq8dFzY0C6nQ4b2cUeWk7tJx1pLr9aZs8
+             */
+            token: string;
+        };
         /** @description The `extra_data` of a business (`{ns}_business`). Other keys are kept as sent. */
         BusinessExtraData: {
             /**
@@ -1222,6 +1340,14 @@ export interface components {
             group: string;
             /** @example large */
             option: string;
+        };
+        ChangeMemberRoleDto: {
+            /**
+             * @description The new role: `manager` or `staff`.
+             * @example manager
+             * @enum {string}
+             */
+            role: "manager" | "staff";
         };
         ChangePasswordDto: {
             /**
@@ -1372,6 +1498,11 @@ export interface components {
             trashed_at: string | null;
             /** Format: date-time */
             updated_at: string;
+            /**
+             * Format: uuid
+             * @description Who last created or changed the record: the owner or a member of the business.
+             */
+            updated_by: string | null;
             uuid: string;
         };
         ErrorDetailDto: {
@@ -1430,6 +1561,20 @@ export interface components {
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
             uuid: string;
+        };
+        InviteMemberDto: {
+            /**
+             * Format: email
+             * @description The address the invitation is mailed to; compared without regard to case.
+             * @example chef@example.com
+             */
+            email: string;
+            /**
+             * @description `manager` or `staff`: what the member may do on this business.
+             * @example staff
+             * @enum {string}
+             */
+            role: "manager" | "staff";
         };
         /** @description The `extra_data` of a menu item (`{ns}_business_menu_item`). `unit_price_amount`, `minimum_quantity_per_order` and `maximum_quantity_per_order` are required, and the maximum must be at least the minimum. Other keys are kept as sent. */
         ItemExtraData: {
@@ -1536,6 +1681,80 @@ export interface components {
             marked: number;
             /** @description How many unread are left. */
             unread: number;
+        };
+        MemberResponseDto: {
+            /**
+             * @description The invited address, lower-case.
+             * @example chef@example.com
+             */
+            email: string;
+            /**
+             * Format: date-time
+             * @description When the invitation stops working (7 days after it was sent).
+             * @example 2026-12-02T10:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:00:00.000Z
+             */
+            invited_at: string;
+            /**
+             * @example staff
+             * @enum {string}
+             */
+            role: "manager" | "staff";
+            /**
+             * @description `invited` until the invitation is accepted, then `active`.
+             * @example invited
+             * @enum {string}
+             */
+            status: "invited" | "active";
+            /**
+             * Format: uuid
+             * @description The account that accepted; null while invited.
+             * @example null
+             */
+            user_uuid: string | null;
+            /**
+             * Format: uuid
+             * @example 9b2f0c1e-7d4a-4c1b-9e7f-2a6d8b0c4e55
+             */
+            uuid: string;
+        };
+        MembershipBusinessDto: {
+            /** @example mama-put */
+            meta_key: string | null;
+            /** @example Mama Put */
+            title_name: string | null;
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4c1b-9e7f-2a6d8b0c4e11
+             */
+            uuid: string;
+        };
+        MembershipResponseDto: {
+            business: components["schemas"]["MembershipBusinessDto"];
+            /**
+             * Format: uuid
+             * @example 3f2b8c1e-5d4a-4c1b-9e7f-2a6d8b0c4e11
+             */
+            business_uuid: string;
+            /**
+             * @example staff
+             * @enum {string}
+             */
+            role: "manager" | "staff";
+            /**
+             * @example active
+             * @enum {string}
+             */
+            status: "active";
+            /**
+             * Format: uuid
+             * @example 9b2f0c1e-7d4a-4c1b-9e7f-2a6d8b0c4e55
+             */
+            uuid: string;
         };
         /** @description The `extra_data` of a menu (`{ns}_business_menu`). Other keys are kept as sent. */
         MenuExtraData: {
@@ -1648,12 +1867,15 @@ export interface components {
         };
         OrderHistoryEntryDto: {
             /**
-             * @description Who made the change.
+             * @description Who made the change: the owner, a manager or staff member (by their role), the guest, the provider or the service.
              * @enum {string}
              */
-            actor: "owner" | "guest" | "provider" | "system";
+            actor: "owner" | "manager" | "staff" | "guest" | "provider" | "system";
             at: string;
-            /** @description The user who made the change; null when it was not the owner. */
+            /**
+             * @description The user who made the change: the business owner or a member of its
+             *     team; null for the guest, the payment provider or the service.
+             */
             by: string | null;
             /**
              * @description `payment` entries carry values of `payment.status`; `payment_status`
@@ -3944,6 +4166,8 @@ export interface operations {
     streamOrders: {
         parameters: {
             query?: {
+                /** @description Only this business's orders: one the caller owns or works for. */
+                business_uuid?: string;
                 /** @description The JWT, for EventSource */
                 access_token?: unknown;
                 /** @description The API key, for EventSource */
@@ -3966,6 +4190,24 @@ export interface operations {
             };
             /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4986,6 +5228,369 @@ export interface operations {
             };
             /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: number;
+                /** @description Default 50 (a business has at most 50 members and invitations). */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["MemberResponseDto"][];
+                        meta?: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteMemberDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["MemberResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["MembershipResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listMemberships: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["MembershipResponseDto"][];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+                member_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeMemberRoleDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["MemberResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+                member_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,11 @@ export class EntityResponseDto {
 
   /** The owner's user uuid. */
   owned_by!: string;
+
+  /** Who last created or changed the record: the owner or a member of the business. */
+  @ApiProperty({ type: String, format: 'uuid', nullable: true })
+  updated_by!: string | null;
+
   parent_entity_type!: string | null;
   parent_entity_uuid!: string | null;
 
@@ -51,6 +56,7 @@ export function toEntityResponse(record: EntityRecord): EntityResponseDto {
     entity_featured_url: record.entityFeaturedUrl,
     status: record.status,
     owned_by: record.ownedBy,
+    updated_by: record.updatedBy,
     parent_entity_type: record.parentEntityType,
     parent_entity_uuid: record.parentEntityUuid,
     extra_data: record.extraData,

@@ -57,3 +57,10 @@ export class ListOrdersQueryDto extends PageQueryDto {
   @IsISO8601({ strict: true })
   to?: string;
 }
+
+export class StreamOrdersQueryDto {
+  /** Only this business's orders: one the caller owns or works for. */
+  @IsOptional()
+  @IsUUID('all')
+  business_uuid?: string;
+}

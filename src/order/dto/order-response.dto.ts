@@ -49,10 +49,13 @@ export class OrderHistoryEntryDto {
   /** Null for the first status of a new order. */
   from!: string | null;
   to!: string | null;
-  /** The user who made the change; null when it was not the owner. */
+  /**
+   * The user who made the change: the business owner or a member of its
+   * team; null for the guest, the payment provider or the service.
+   */
   by!: string | null;
-  /** Who made the change. */
-  @ApiProperty({ enum: ['owner', 'guest', 'provider', 'system'] })
+  /** Who made the change: the owner, a manager or staff member (by their role), the guest, the provider or the service. */
+  @ApiProperty({ enum: ['owner', 'manager', 'staff', 'guest', 'provider', 'system'] })
   actor!: string;
   at!: string;
 }

@@ -15,8 +15,11 @@ import { OrderEntity } from './order.entity';
  */
 export type OrderEventField = 'status' | 'payment' | 'payment_status' | 'owner_note';
 
-/** Who made a change: the business owner, the guest, the payment provider, or the service. */
-export type OrderActor = 'owner' | 'guest' | 'provider' | 'system';
+/**
+ * Who made a change: the business owner or a member (by their role on the
+ * business), the guest, the payment provider, or the service.
+ */
+export type OrderActor = 'owner' | 'manager' | 'staff' | 'guest' | 'provider' | 'system';
 
 /**
  * The history of an order: one row per changed field, with who made

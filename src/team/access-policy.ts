@@ -1,0 +1,163 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AuthUser } from '../auth/auth.decorator';
+import { AppConfig } from '../config/config';
+import { InjectConfig } from '../config/config.module';
+import { ApiError } from '../http/api-error';
+import { BusinessAction, BusinessRole, ROLE_ACTIONS, roleAllows } from './access';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface RequireAccessOptions {
+  /**
+   * The answer when the caller has no part in the business at all: 403 (an
+   * existing record of someone else, as the owner-only routes always said)
+   * or 404 (where the record is not to be revealed).
+   */
+  noPart?: 'forbidden' | 'not_found';
+  /** The sentence of the refusal. */
+  message?: string;
+}
+
+/**
+ * The one answer to "may user U do action A on business B". It reads the
+ * business's `owned_by` and the caller's active membership at every call,
+ * never from a cache across requests, so a removed member or a lowered role
+ * is refused on the very next request. Set-based: one query for any number
+ * of businesses.
+ */
+@Injectable()
+export class AccessPolicy {
+  private readonly businessType: string;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    @InjectConfig() config: AppConfig,
+  ) {
+    this.businessType = `${config.namespace}_business`;
+  }
+
+  /** The caller's role on each of these businesses where they have one. */
+  async rolesOn(
+    userUuid: string,
+    businessUuids: readonly string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, BusinessRole>> {
+    const ids = [
+      ...new Set(businessUuids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase())),
+    ];
+    const roles = new Map<string, BusinessRole>();
+    if (ids.length === 0 || !UUID.test(userUuid)) return roles;
+    const rows: Array<{ business_uuid: string; role: BusinessRole }> = await manager.query(
+      `SELECT b.uuid::text AS business_uuid,
+              CASE WHEN b.owned_by = $1 THEN 'owner' ELSE m.role END AS role
+         FROM entities b
+         LEFT JOIN business_members m
+           ON m.business_uuid = b.uuid AND m.user_uuid = $1 AND m.status = 'active'
+        WHERE b.uuid = ANY($2::uuid[]) AND b.entity_type = $3
+          AND (b.owned_by = $1 OR m.uuid IS NOT NULL)`,
+      [userUuid, ids, this.businessType],
+    );
+    for (const row of rows) roles.set(row.business_uuid, row.role);
+    return roles;
+  }
+
+  /** Which of these businesses the user may do `action` on. */
+  async allowed(
+    user: AuthUser,
+    action: BusinessAction,
+    businessUuids: readonly string[],
+    manager?: EntityManager,
+  ): Promise<Set<string>> {
+    const roles = await this.rolesOn(user.uuid, businessUuids, manager);
+    return new Set([...roles].filter(([, role]) => roleAllows(role, action)).map(([id]) => id));
+  }
+
+  /** The caller's role on one business, or undefined when they have no part in it. */
+  async roleOn(
+    user: AuthUser,
+    businessUuid: string,
+    manager?: EntityManager,
+  ): Promise<BusinessRole | undefined> {
+    return (await this.rolesOn(user.uuid, [businessUuid], manager)).get(businessUuid.toLowerCase());
+  }
+
+  /**
+   * Refuses unless the user may do `action` on the business, and answers
+   * their role there: 403 FORBIDDEN for a role that lacks the action; for
+   * a caller with no part in it, as `options.noPart` says (403 by default).
+   */
+  async requireAccess(
+    user: AuthUser,
+    action: BusinessAction,
+    businessUuid: string,
+    options: RequireAccessOptions = {},
+    manager?: EntityManager,
+  ): Promise<BusinessRole> {
+    const role = await this.roleOn(user, businessUuid, manager);
+    return this.check(role, action, options);
+  }
+
+  /** The same decision for a role already read in this request. */
+  check(
+    role: BusinessRole | undefined,
+    action: BusinessAction,
+    options: RequireAccessOptions = {},
+  ): BusinessRole {
+    if (role === undefined) {
+      if (options.noPart === 'not_found') throw ApiError.notFound(options.message);
+      throw ApiError.forbidden(options.message ?? 'This record belongs to another user.');
+    }
+    if (!ROLE_ACTIONS[role].has(action)) {
+      throw ApiError.forbidden(`Your role (${role}) on this business does not allow this.`);
+    }
+    return role;
+  }
+
+  /**
+   * For each of these users, the businesses they are an active member of
+   * with a role that allows `action` (one query for all of them).
+   */
+  async memberBusinessesOf(
+    userUuids: readonly string[],
+    action: BusinessAction,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, Set<string>>> {
+    const users = [...new Set(userUuids.filter((id) => UUID.test(id)))];
+    const roles = (['manager', 'staff'] as const).filter((role) => roleAllows(role, action));
+    const found = new Map<string, Set<string>>();
+    if (users.length === 0 || roles.length === 0) return found;
+    const rows: Array<{ user_uuid: string; business_uuid: string }> = await manager.query(
+      `SELECT m.user_uuid::text AS user_uuid, m.business_uuid::text AS business_uuid
+         FROM business_members m
+        WHERE m.user_uuid = ANY($1::uuid[]) AND m.status = 'active' AND m.role = ANY($2::text[])`,
+      [users, roles],
+    );
+    for (const row of rows) {
+      let businesses = found.get(row.user_uuid);
+      if (!businesses) found.set(row.user_uuid, (businesses = new Set()));
+      businesses.add(row.business_uuid);
+    }
+    return found;
+  }
+
+  /**
+   * The businesses whose owner the user is not but whose active member they
+   * are with a role that allows `action` (their own businesses are found
+   * through `owned_by`).
+   */
+  async memberBusinesses(
+    userUuid: string,
+    action: BusinessAction,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    const roles = (['manager', 'staff'] as const).filter((role) => roleAllows(role, action));
+    if (roles.length === 0 || !UUID.test(userUuid)) return [];
+    const rows: Array<{ business_uuid: string }> = await manager.query(
+      `SELECT m.business_uuid::text AS business_uuid FROM business_members m
+        WHERE m.user_uuid = $1 AND m.status = 'active' AND m.role = ANY($2::text[])`,
+      [userUuid, roles],
+    );
+    return rows.map((row) => row.business_uuid);
+  }
+}
