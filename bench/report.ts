@@ -1,5 +1,5 @@
 /** The benchmark's table, its verdict on the targets, and bench/results.json. */
-import { LoadSummary, RetrySummary } from './types';
+import { LoadAnswer, LoadSummary, RetrySummary } from './types';
 
 export interface ScenarioResult {
   id: string;
@@ -211,4 +211,28 @@ export function renderTable(results: Results): string {
     lines.push(`| ${verdict.target} | ${verdict.detail} | ${verdict.met ? 'yes' : 'no'} |`);
   }
   return lines.join('\n');
+}
+
+/** Orders stored by a placement run against its 201 answers. */
+export function checkOrders(answer: LoadAnswer, before: number, after: number): OrderCheck {
+  const answered = count201(answer);
+  const answered201 = answered.warmup + answered.measured + answered.retried;
+  return {
+    ordersStored: after - before,
+    answered201,
+    measured201: answered.measured,
+    warmup201: answered.warmup,
+    retried: [answer.warmupRetries, answer.measuredRetries].filter((r) => r !== undefined),
+    equal: after - before === answered201,
+  };
+}
+
+function count201(answer: LoadAnswer): { warmup: number; measured: number; retried: number } {
+  return {
+    warmup: answer.warmup?.statusCodes['201'] ?? 0,
+    measured: answer.measured?.statusCodes['201'] ?? 0,
+    retried:
+      (answer.warmupRetries?.statusCodes['201'] ?? 0) +
+      (answer.measuredRetries?.statusCodes['201'] ?? 0),
+  };
 }
