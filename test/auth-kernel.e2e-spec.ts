@@ -2,7 +2,6 @@ import { JwtService } from '@nestjs/jwt';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { METHOD_METADATA } from '@nestjs/common/constants';
 import { AUTH_KEY } from '../src/auth/auth.decorator';
-import { OwnershipService } from '../src/auth/ownership.service';
 import { UserEntity } from '../src/account/user.entity';
 import { ProbeModule } from './support/probe.module';
 import { expectError, expectOk } from './support/expect';
@@ -158,36 +157,6 @@ describe('auth kernel: the API key on every call, Bearer tokens', () => {
     } finally {
       await service.close();
     }
-  });
-
-  describe('ownership helper', () => {
-    beforeAll(async () => {
-      await t.dataSource.query(
-        `CREATE TABLE probe_things (uuid uuid PRIMARY KEY DEFAULT gen_random_uuid(), owned_by uuid NOT NULL)`,
-      );
-    });
-
-    it('answers which of the ids a user may touch, in one query', async () => {
-      const [a, b] = [await createUser(t), await createUser(t)];
-      const rows: Array<{ uuid: string }> = await t.dataSource.query(
-        `INSERT INTO probe_things (owned_by) VALUES ($1), ($1), ($2) RETURNING uuid`,
-        [a.uuid, b.uuid],
-      );
-      const ownership = t.app.get(OwnershipService);
-      const source = { table: 'probe_things', idColumn: 'uuid', ownerColumn: 'owned_by' };
-      const ids = [...rows.map((row) => row.uuid), 'not-a-uuid'];
-      expect(await ownership.ownedIds(source, a.uuid, ids)).toEqual(
-        new Set([rows[0].uuid, rows[1].uuid]),
-      );
-      expect(await ownership.ownedIds(source, b.uuid, ids)).toEqual(new Set([rows[2].uuid]));
-      await expect(ownership.assertOwned(source, a.uuid, rows[0].uuid)).resolves.toBeUndefined();
-      await expect(ownership.assertOwned(source, a.uuid, rows[2].uuid)).rejects.toMatchObject({
-        code: 'FORBIDDEN',
-      });
-      await expect(
-        ownership.assertOwned(source, a.uuid, '00000000-0000-4000-8000-000000000000'),
-      ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    });
   });
 });
 

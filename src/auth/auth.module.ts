@@ -5,7 +5,6 @@ import { PassportModule } from '@nestjs/passport';
 import { GlobalAuthGuard } from './auth.guard';
 import { CredentialChecks } from './credential-checks';
 import { JwtStrategy } from './jwt.strategy';
-import { OwnershipService } from './ownership.service';
 import { TokenService } from './token.service';
 
 @Global()
@@ -14,10 +13,9 @@ import { TokenService } from './token.service';
   providers: [
     JwtStrategy,
     TokenService,
-    OwnershipService,
     CredentialChecks,
     { provide: APP_GUARD, useClass: GlobalAuthGuard },
   ],
-  exports: [TokenService, OwnershipService, CredentialChecks],
+  exports: [TokenService, CredentialChecks],
 })
 export class AuthModule {}
