@@ -10,7 +10,9 @@ import { ApiResult } from '../http/envelope';
 import { ordersPlaced } from '../metrics/metrics';
 import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { OrderableItem, priceCart } from './domain/cart-pricing';
+import Decimal from 'decimal.js';
+import { isDeliveryItem, OrderableItem, priceCart } from './domain/cart-pricing';
+import { FulfilmentType } from './domain/fulfilment-type';
 import { formatMoney, parseAmount, withinTolerance } from '../common/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
@@ -37,6 +39,14 @@ const RATE_LIMIT_BUCKET = 'order-place-ip';
 
 function optionalText(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
+}
+
+/** How the order is handed over, read from what a client of today sends. */
+function inferredFulfilment(dto: PlaceOrderDto, hasDeliveryLine: boolean): FulfilmentType {
+  if (hasDeliveryLine || (dto.delivery_data?.delivery_address ?? '').trim() !== '')
+    return 'delivery';
+  const location = dto.onpremise_data?.customer_onpremise_location ?? '';
+  return location !== '' && location !== '_' ? 'dine_in' : 'pickup';
 }
 
 /** The body as the service understands it: defaults applied, so equal orders fingerprint alike. */
@@ -210,6 +220,15 @@ export class OrderPlacementService {
       );
     }
 
+    const deliveryLines = pricing.lines.filter((line) =>
+      isDeliveryItem(byUuid.get(line.itemUuid)!),
+    );
+    const hasDeliveryLine = deliveryLines.length > 0;
+    const deliveryFee = deliveryLines.reduce(
+      (sum, line) => sum.plus(line.lineTotal),
+      new Decimal(0),
+    );
+
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
     const payment = this.payments.plan({
       processor,
@@ -240,6 +259,20 @@ export class OrderPlacementService {
         paymentInstructions: payment.instructions,
         paymentCallbackUrl: payment.callbackUrl,
         paymentAttempts: payment.attempts,
+        fulfilmentType: inferredFulfilment(dto, deliveryFee.gt(0) || hasDeliveryLine),
+        requestedTime: null,
+        price: {
+          itemsSubtotal: formatMoney(pricing.total.minus(deliveryFee)),
+          deliveryFee: formatMoney(deliveryFee),
+          discount: '0.00',
+          discountCode: null,
+          discountUuid: null,
+          serviceCharge: '0.00',
+          tax: '0.00',
+          taxInclusive: false,
+          tip: '0.00',
+          rates: null,
+        },
       },
       pricing.lines.map((line) => ({
         position: line.position,

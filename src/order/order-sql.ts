@@ -1,6 +1,7 @@
 import { generateOrderReference } from './domain/order-reference';
 import { OrderStatus, PaymentStatus } from './domain/order-status';
 import { PaymentProcessor } from './domain/payment-methods';
+import type { FulfilmentType } from './domain/fulfilment-type';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
 import type { PaymentCollect, PaymentState } from '../payment/domain/payment-state';
@@ -20,7 +21,9 @@ export const ORDER_COLUMNS = `uuid, order_reference, menu_uuid, business_uuid, o
   delivery_data, onpremise_data, payment_state, payment_collect, payment_reference,
   payment_attempts, payment_authorization_url, payment_access_code, payment_callback_url,
   payment_instructions, amount_paid, amount_refunded, paid_at, payment_transaction_id,
-  payment_error, created_at, updated_at`;
+  payment_error, fulfilment_type, requested_time, estimated_ready_at, items_subtotal,
+  delivery_fee, discount, discount_code, discount_uuid, service_charge, tax, tax_inclusive, tip,
+  pricing_rates, created_at, updated_at`;
 export const LINE_COLUMNS = `uuid, order_uuid, position, item_uuid, title_name, category,
   unit_price_amount, options, quantity, line_total, item_note`;
 export const EVENT_COLUMNS =
@@ -57,6 +60,19 @@ export interface OrderRow {
   paid_at: Date | null;
   payment_transaction_id: string | null;
   payment_error: string | null;
+  fulfilment_type: FulfilmentType;
+  requested_time: Date | null;
+  estimated_ready_at: Date | null;
+  items_subtotal: string;
+  delivery_fee: string;
+  discount: string;
+  discount_code: string | null;
+  discount_uuid: string | null;
+  service_charge: string;
+  tax: string;
+  tax_inclusive: boolean;
+  tip: string;
+  pricing_rates: Record<string, unknown> | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -123,6 +139,19 @@ export function toOrder(row: OrderRow): OrderEntity {
     paidAt: row.paid_at,
     paymentTransactionId: row.payment_transaction_id,
     paymentError: row.payment_error,
+    fulfilmentType: row.fulfilment_type,
+    requestedTime: row.requested_time,
+    estimatedReadyAt: row.estimated_ready_at,
+    itemsSubtotal: row.items_subtotal,
+    deliveryFee: row.delivery_fee,
+    discount: row.discount,
+    discountCode: row.discount_code,
+    discountUuid: row.discount_uuid,
+    serviceCharge: row.service_charge,
+    tax: row.tax,
+    taxInclusive: row.tax_inclusive,
+    tip: row.tip,
+    pricingRates: row.pricing_rates,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   });
@@ -166,9 +195,13 @@ export function compareIds(a: string, b: string): number {
 export const ORDER_INSERT_COLUMNS = `order_reference, menu_uuid, business_uuid, owner_uuid, payment_processor,
   amount, currency, customer_email_address, customer_phone_number,
   customer_requested_order_email_copy, general_note, delivery_data, onpremise_data,
-  payment_collect, payment_instructions, payment_callback_url, payment_attempts`;
+  payment_collect, payment_instructions, payment_callback_url, payment_attempts,
+  fulfilment_type, requested_time, items_subtotal, delivery_fee, discount, discount_code,
+  discount_uuid, service_charge, tax, tax_inclusive, tip, pricing_rates`;
 export const ORDER_INSERT_VALUES =
-  '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15::jsonb, $16, $17';
+  '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15::jsonb, $16, $17, ' +
+  '$18, $19::timestamptz, $20::numeric, $21::numeric, $22::numeric, $23, $24::uuid, $25::numeric, ' +
+  '$26::numeric, $27::boolean, $28::numeric, $29::jsonb';
 
 export function orderParams(order: NewOrder): unknown[] {
   return [
@@ -189,6 +222,18 @@ export function orderParams(order: NewOrder): unknown[] {
     order.paymentInstructions === null ? null : JSON.stringify(order.paymentInstructions),
     order.paymentCallbackUrl,
     order.paymentAttempts,
+    order.fulfilmentType,
+    order.requestedTime,
+    order.price.itemsSubtotal,
+    order.price.deliveryFee,
+    order.price.discount,
+    order.price.discountCode,
+    order.price.discountUuid,
+    order.price.serviceCharge,
+    order.price.tax,
+    order.price.taxInclusive,
+    order.price.tip,
+    order.price.rates === null ? null : JSON.stringify(order.price.rates),
   ];
 }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { OrderStatus } from './domain/order-status';
 import { PaymentProcessor } from './domain/payment-methods';
+import type { FulfilmentType } from './domain/fulfilment-type';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
 import type { PaymentCollect } from '../payment/domain/payment-state';
@@ -42,6 +43,25 @@ export interface NewOrder {
   paymentInstructions: Record<string, unknown> | null;
   paymentCallbackUrl: string | null;
   paymentAttempts: number;
+  fulfilmentType: FulfilmentType;
+  /** For an order for later, its slot; null for now. */
+  requestedTime: Date | null;
+  price: OrderPrice;
+}
+
+/** An order's price in lines, amounts as exact decimal strings. */
+export interface OrderPrice {
+  itemsSubtotal: string;
+  deliveryFee: string;
+  discount: string;
+  discountCode: string | null;
+  discountUuid: string | null;
+  serviceCharge: string;
+  tax: string;
+  taxInclusive: boolean;
+  tip: string;
+  /** The settings used (tax and service charge rates); null when none applied. */
+  rates: Record<string, unknown> | null;
 }
 
 export interface NewOrderLine {
@@ -69,7 +89,13 @@ export interface NewOrderEvent {
 export type OrderChanges = Partial<
   Omit<
     OrderEntity,
-    'uuid' | 'createdAt' | 'updatedAt' | 'deliveryData' | 'onpremiseData' | 'paymentInstructions'
+    | 'uuid'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'deliveryData'
+    | 'onpremiseData'
+    | 'paymentInstructions'
+    | 'pricingRates'
   >
 >;
 

@@ -8,6 +8,7 @@ import {
 } from 'typeorm';
 import type { OrderStatus, PaymentStatus } from '../domain/order-status';
 import type { PaymentProcessor } from '../domain/payment-methods';
+import type { FulfilmentType } from '../domain/fulfilment-type';
 import type { PaymentCollect, PaymentState } from '../../payment/domain/payment-state';
 
 /**
@@ -117,6 +118,52 @@ export class OrderEntity {
   /** Why the last attempt to open or confirm a payment did not succeed. */
   @Column({ name: 'payment_error', type: 'text', nullable: true })
   paymentError!: string | null;
+
+  /** How the order is handed over: `dine_in`, `pickup` or `delivery`. */
+  @Column({ name: 'fulfilment_type', type: 'varchar', length: 16, default: 'pickup' })
+  fulfilmentType!: FulfilmentType;
+
+  /** For an order for later, the slot it was placed for; null for an order for now. */
+  @Column({ name: 'requested_time', type: 'timestamptz', nullable: true })
+  requestedTime!: Date | null;
+
+  /** When the order should be ready, set on acceptance or by the business. */
+  @Column({ name: 'estimated_ready_at', type: 'timestamptz', nullable: true })
+  estimatedReadyAt!: Date | null;
+
+  /** The lines other than the delivery line, after options, before discounts. */
+  @Column({ name: 'items_subtotal', type: 'numeric', precision: 14, scale: 2, default: 0 })
+  itemsSubtotal!: string;
+
+  @Column({ name: 'delivery_fee', type: 'numeric', precision: 14, scale: 2, default: 0 })
+  deliveryFee!: string;
+
+  @Column({ type: 'numeric', precision: 14, scale: 2, default: 0 })
+  discount!: string;
+
+  /** The discount code applied, as the business wrote it; null for none. */
+  @Column({ name: 'discount_code', type: 'varchar', length: 32, nullable: true })
+  discountCode!: string | null;
+
+  @Column({ name: 'discount_uuid', type: 'uuid', nullable: true })
+  discountUuid!: string | null;
+
+  @Column({ name: 'service_charge', type: 'numeric', precision: 14, scale: 2, default: 0 })
+  serviceCharge!: string;
+
+  @Column({ type: 'numeric', precision: 14, scale: 2, default: 0 })
+  tax!: string;
+
+  /** Whether the tax is included in the prices (and so not added to the total). */
+  @Column({ name: 'tax_inclusive', type: 'boolean', default: false })
+  taxInclusive!: boolean;
+
+  @Column({ type: 'numeric', precision: 14, scale: 2, default: 0 })
+  tip!: string;
+
+  /** The tax and service charge settings used at placement; null when none applied. */
+  @Column({ name: 'pricing_rates', type: 'jsonb', nullable: true })
+  pricingRates!: Record<string, unknown> | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
