@@ -1,10 +1,11 @@
 import { Body, Headers, HttpCode, Ip, Param, Post, Put } from '@nestjs/common';
-import { ApiHeader, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { ApiResult } from '../http/envelope';
 import { Message } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
+import { describeStatusMoves } from './domain/order-status';
 import { OrderResponseDto, PlacedOrderResponseDto } from './dto/order-response.dto';
 import { OrderNotifyResponseDto } from './dto/order-notify-response.dto';
 import { PlaceOrderDto } from './dto/place-order.dto';
@@ -77,18 +78,17 @@ export class OrderController {
     return this.placement.acknowledgeNotify(uuid);
   }
 
-  /**
-   * Update an order as its owner
-   *
-   * @remarks The owner of the order's business, or a manager or staff member of it, changes
-   * `status` or `owner_note`; `payment_status` only the owner or a manager (staff: 403).
-   * Status moves: pending to accepted, rejected or cancelled; accepted to preparing, ready or
-   * cancelled; preparing to ready or cancelled; ready to out_for_delivery or completed;
-   * out_for_delivery to completed; completed, rejected and cancelled are final. Any other move is
-   * 422 with the allowed next states in the details. `expected_status` makes the change
-   * conditional: when the current status differs, 409. Every change is added to the order's
-   * history with the acting user (`by`) and their role (`actor`). Another user's order is 403.
-   */
+  @ApiOperation({
+    summary: 'Update an order as its owner',
+    description:
+      "The owner of the order's business, or a manager or staff member of it, changes " +
+      '`status` or `owner_note`; `payment_status` only the owner or a manager (staff: 403). ' +
+      `Status moves: ${describeStatusMoves()} ` +
+      'Any other move is 422 with the allowed next states in the details. `expected_status` ' +
+      'makes the change conditional: when the current status differs, 409. Every change is ' +
+      "added to the order's history with the acting user (`by`) and their role (`actor`). " +
+      "Another user's order is 403.",
+  })
   @Put('admin/order/update/:order_id')
   @Auth()
   @Message('Order updated')

@@ -642,14 +642,7 @@ export interface paths {
         get?: never;
         /**
          * Update an order as its owner
-         * @description The owner of the order's business, or a manager or staff member of it, changes
-         *     `status` or `owner_note`; `payment_status` only the owner or a manager (staff: 403).
-         *     Status moves: pending to accepted, rejected or cancelled; accepted to preparing, ready or
-         *     cancelled; preparing to ready or cancelled; ready to out_for_delivery or completed;
-         *     out_for_delivery to completed; completed, rejected and cancelled are final. Any other move is
-         *     422 with the allowed next states in the details. `expected_status` makes the change
-         *     conditional: when the current status differs, 409. Every change is added to the order's
-         *     history with the acting user (`by`) and their role (`actor`). Another user's order is 403.
+         * @description The owner of the order's business, or a manager or staff member of it, changes `status` or `owner_note`; `payment_status` only the owner or a manager (staff: 403). Status moves: pending to accepted, rejected or cancelled; accepted to preparing, ready or cancelled; preparing to ready or cancelled; ready to out_for_delivery or completed; out_for_delivery to completed; completed, rejected and cancelled are final. Any other move is 422 with the allowed next states in the details. `expected_status` makes the change conditional: when the current status differs, 409. Every change is added to the order's history with the acting user (`by`) and their role (`actor`). Another user's order is 403.
          */
         put: operations["updateOrder"];
         post?: never;
@@ -2261,7 +2254,7 @@ export interface components {
             /** @description A note for the owner's own use; an empty string clears it. */
             owner_note?: string;
             /**
-             * @description unpaid → paid | refunded; paid → refunded.
+             * @description The owner's manual payment moves: unpaid to paid or refunded; paid to refunded; partially_refunded to refunded; refunded is final.
              * @enum {string}
              */
             payment_status?: "unpaid" | "paid" | "partially_refunded" | "refunded";

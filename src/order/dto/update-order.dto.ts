@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import {
+  describePaymentStatusMoves,
   ORDER_STATUSES,
   OrderStatus,
   PAYMENT_STATUSES,
@@ -15,8 +16,11 @@ export class UpdateOrderDto {
   @IsIn(ORDER_STATUSES)
   status?: OrderStatus;
 
-  /** unpaid → paid | refunded; paid → refunded. */
-  @ApiProperty({ enum: PAYMENT_STATUSES, required: false })
+  @ApiProperty({
+    enum: PAYMENT_STATUSES,
+    required: false,
+    description: `The owner's manual payment moves: ${describePaymentStatusMoves()}`,
+  })
   @IsOptional()
   @IsIn(PAYMENT_STATUSES)
   payment_status?: PaymentStatus;
