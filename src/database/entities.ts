@@ -1,6 +1,7 @@
 import { UserEntity } from '../account/user.entity';
 import { UserTokenEntity } from '../account/user-token.entity';
 import { EntityRecord } from '../entity/entity-record.entity';
+import { NOTIFICATION_ENTITIES } from '../notification';
 import { ORDER_ENTITIES } from '../order/entities';
 import { PAYMENT_ENTITIES } from '../payment/entities';
 import { OutboxEntity } from '../outbox/outbox.entity';
@@ -16,6 +17,7 @@ export const ENTITIES = [
   OutboxEntity,
   RateLimitCounterEntity,
   ...ORDER_ENTITIES,
+  ...NOTIFICATION_ENTITIES,
   ...WEBHOOK_ENTITIES,
   ...PAYMENT_ENTITIES,
   BusinessMemberEntity,

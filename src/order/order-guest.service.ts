@@ -9,7 +9,7 @@ import { isUuid } from '../common/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
 import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
-import { NotificationRepository } from './notification.repository';
+import { NotificationRepository } from '../notification';
 import { OrderRepository } from './order.repository';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderStreamHub } from './realtime/order-stream.hub';

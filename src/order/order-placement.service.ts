@@ -29,7 +29,7 @@ import { OrderEntity, OrderEventEntity } from './entities';
 import { OrderPayments } from './order-payments';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
-import { NotificationRepository } from './notification.repository';
+import { NotificationRepository } from '../notification';
 import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
 import { OrderRepository } from './order.repository';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';

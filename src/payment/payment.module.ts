@@ -5,6 +5,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { EntityModule } from '../entity/entity.module';
 import { OrderTokens } from '../order/domain/order-token';
 import { OrderPayments } from '../order/order-payments';
+import { NotificationModule } from '../notification';
 import { OrderModule } from '../order/order.module';
 import { OrderAccess } from './order-access';
 import { PaymentCheckoutService } from './payment-checkout.service';
@@ -24,7 +25,7 @@ import { PaymentProviders } from './providers/payment-providers';
  */
 @Global()
 @Module({
-  imports: [OrderModule, EntityModule, TeamModule],
+  imports: [OrderModule, EntityModule, NotificationModule, TeamModule],
   controllers: [PaymentController],
   providers: [
     PaymentProviders,
