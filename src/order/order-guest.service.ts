@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PaymentState } from '../payment/domain/payment-state';
+import type { PaymentState } from '../payment';
 import { Request, Response } from 'express';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';

@@ -2,7 +2,7 @@ import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AccountModule } from '../account';
-import { EntityModule } from '../entity/entity.module';
+import { EntityModule } from '../entity';
 import { NotificationModule } from '../notification';
 import { TeamModule } from '../team';
 import { OrderTokens } from './domain/order-token';

@@ -5,7 +5,7 @@ import { OrderEntity } from './order.entity';
 
 export { IdempotencyKeyEntity, OrderEntity, OrderEventEntity, OrderLineEntity };
 
-/** The order module's tables, registered in src/database/entities.ts. */
+/** The order module's tables, collected by the composition root (src/entities.ts). */
 export const ORDER_ENTITIES = [
   OrderEntity,
   OrderLineEntity,
