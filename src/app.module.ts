@@ -1,25 +1,26 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
-import { AccountModule } from './account/account.module';
+import { AccountModule } from './account';
 import { AuthModule } from './auth/auth.module';
 import { ClockModule } from './common/clock.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
-import { EntityModule } from './entity/entity.module';
-import { FileModule } from './file/file.module';
+import { EntityModule } from './entity';
+import { FileModule } from './file';
 import { HealthModule } from './health/health.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
 import { loggerParams } from './http/logging';
 import { MetricsModule } from './metrics/metrics.module';
-import { OrderModule } from './order/order.module';
+import { NotificationModule } from './notification';
+import { OrderModule } from './order';
 import { PaymentModule } from './payment/payment.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TeamModule } from './team';
-import { WebhookModule } from './webhook/webhook.module';
+import { WebhookModule } from './webhook';
 import { createValidationPipe } from './http/validation';
 
 @Module({})
@@ -35,7 +36,7 @@ export class AppModule {
         DiscoveryModule,
         ClockModule,
         DatabaseModule,
-        AuthModule,
+        AuthModule.forRoot(AccountModule),
         OutboxModule,
         RateLimitModule,
         HealthModule,
@@ -44,6 +45,7 @@ export class AppModule {
         TeamModule,
         EntityModule,
         FileModule,
+        NotificationModule,
         OrderModule,
         WebhookModule,
         PaymentModule,

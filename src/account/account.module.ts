@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { UserTokenVersions } from '../auth/user-token-versions';
+import { AccountTokenVersions } from './account-token-versions';
 import { AccountController } from './account.controller';
 import { AccountRateLimits } from './account-rate-limits';
 import { AccountRepository } from './account.repository';
@@ -20,7 +22,8 @@ import { UserTokenRepository } from './user-token.repository';
     PasswordHasher,
     AccountRateLimits,
     UserContacts,
+    { provide: UserTokenVersions, useClass: AccountTokenVersions },
   ],
-  exports: [AccountService, UserContacts],
+  exports: [AccountService, UserContacts, UserTokenVersions],
 })
 export class AccountModule {}

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, Type } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
@@ -8,14 +8,23 @@ import { JwtStrategy } from './jwt.strategy';
 import { TokenService } from './token.service';
 
 @Global()
-@Module({
-  imports: [PassportModule, JwtModule.register({})],
-  providers: [
-    JwtStrategy,
-    TokenService,
-    CredentialChecks,
-    { provide: APP_GUARD, useClass: GlobalAuthGuard },
-  ],
-  exports: [TokenService, CredentialChecks],
-})
-export class AuthModule {}
+@Module({})
+export class AuthModule {
+  /**
+   * `users` is the module that provides UserTokenVersions (the account
+   * module), handed in by the composition root: the kernel imports no module.
+   */
+  static forRoot(users: Type<unknown>): DynamicModule {
+    return {
+      module: AuthModule,
+      imports: [PassportModule, JwtModule.register({}), users],
+      providers: [
+        JwtStrategy,
+        TokenService,
+        CredentialChecks,
+        { provide: APP_GUARD, useClass: GlobalAuthGuard },
+      ],
+      exports: [TokenService, CredentialChecks],
+    };
+  }
+}

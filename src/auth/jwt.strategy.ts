@@ -3,12 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { Request } from 'express';
 import { ExtractJwt, Strategy } from 'passport-jwt';
-import { DataSource } from 'typeorm';
-import { UserEntity } from '../account/user.entity';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { AuthUser } from './auth.decorator';
+import { UserTokenVersions } from './user-token-versions';
 import { isUuid } from '../common/uuid';
 
 export const QUERY_TOKEN_ALLOWED = Symbol('queryTokenAllowed');
@@ -32,7 +31,7 @@ function fromQueryWhenAllowed(req: Request): string | null {
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   constructor(
     @InjectConfig() config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly tokenVersions: UserTokenVersions,
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromExtractors([
@@ -57,9 +56,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     ) {
       throw ApiError.unauthenticated('The token is not valid.');
     }
-    const user = await this.dataSource
-      .getRepository(UserEntity)
-      .findOne({ select: { uuid: true, tokenVersion: true }, where: { uuid: payload.sub } });
+    const user = await this.tokenVersions.holderOf(payload.sub);
     if (!user || user.tokenVersion !== payload.ver) {
       throw ApiError.unauthenticated('The token is no longer valid; log in again.');
     }

@@ -3,7 +3,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { AppConfig } from '../config/config';
 import { EmbeddedPostgres } from './embedded/embedded-postgres';
-import { ENTITIES } from './entities';
+import { ENTITIES } from '../entities';
 
 const ROOT = resolve(__dirname, '..', '..');
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PaymentState } from '../payment/domain/payment-state';
+import type { PaymentState } from '../payment';
 import { Request, Response } from 'express';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
@@ -9,7 +9,7 @@ import { isUuid } from '../common/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
 import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
-import { NotificationRepository } from './notification.repository';
+import { NotificationRepository } from '../notification';
 import { OrderRepository } from './order.repository';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderStreamHub } from './realtime/order-stream.hub';

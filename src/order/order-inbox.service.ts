@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
+import { DEFAULT_PER_PAGE } from '../http/page-query.dto';
 import { isUuid } from '../common/uuid';
 import { AccessPolicy } from '../team';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
@@ -10,8 +11,6 @@ import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
 import { OrderRepository } from './order.repository';
 import { InboxStreamScope } from './realtime/order-stream.hub';
-
-export const DEFAULT_PER_PAGE = 20;
 
 /**
  * The order inbox: the orders of the businesses the caller owns or works

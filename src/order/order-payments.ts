@@ -1,6 +1,6 @@
 import type { OrderEntity, OrderEventEntity } from './entities';
 import type { PaymentProcessor } from './domain/payment-methods';
-import type { PaymentCollect } from '../payment/domain/payment-state';
+import type { PaymentCollect } from '../payment';
 
 export interface PaymentPlanInput {
   processor: PaymentProcessor;

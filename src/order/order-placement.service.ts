@@ -3,8 +3,7 @@ import { EntityManager } from 'typeorm';
 import { UserContacts } from '../account';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
-import { EntityService } from '../entity/entity.service';
-import { StorefrontService } from '../entity/storefront.service';
+import { EntityService, StorefrontService } from '../entity';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
 import { ordersPlaced } from '../metrics/metrics';
@@ -24,12 +23,12 @@ import {
   toOrderHistoryEntry,
   toOrderResponse,
 } from './dto/order-response.dto';
-import { toPaymentResponse } from '../payment/dto/payment-response.dto';
+import { toPaymentResponse } from '../payment';
 import { OrderEntity, OrderEventEntity } from './entities';
 import { OrderPayments } from './order-payments';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
-import { NotificationRepository } from './notification.repository';
+import { NotificationRepository } from '../notification';
 import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
 import { OrderRepository } from './order.repository';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';

@@ -4,7 +4,7 @@ import { PaymentProcessor } from './domain/payment-methods';
 import type { FulfilmentType } from './domain/fulfilment-type';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
-import type { PaymentCollect, PaymentState } from '../payment/domain/payment-state';
+import type { PaymentCollect, PaymentState } from '../payment';
 import type { NewOrder, NewOrderLine } from './order.repository';
 
 /*

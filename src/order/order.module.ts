@@ -2,14 +2,12 @@ import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AccountModule } from '../account';
-import { EntityModule } from '../entity/entity.module';
+import { EntityModule } from '../entity';
+import { NotificationModule } from '../notification';
 import { TeamModule } from '../team';
 import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
-import { NotificationController } from './notification.controller';
-import { NotificationRepository } from './notification.repository';
-import { NotificationService } from './notification.service';
 import { OrderGuestController } from './order-guest.controller';
 import { OrderGuestService } from './order-guest.service';
 import { OrderInboxController } from './order-inbox.controller';
@@ -25,17 +23,12 @@ import { OrderStreamHub } from './realtime/order-stream.hub';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * Guest orders, the owner's updates and inbox, notifications and the order
- * stream, and the mails an order sends.
+ * Guest orders, the owner's updates and inbox, the order stream, and the
+ * mails an order sends.
  */
 @Module({
-  imports: [AccountModule, EntityModule, TeamModule],
-  controllers: [
-    OrderController,
-    OrderGuestController,
-    OrderInboxController,
-    NotificationController,
-  ],
+  imports: [AccountModule, EntityModule, NotificationModule, TeamModule],
+  controllers: [OrderController, OrderGuestController, OrderInboxController],
   providers: [
     {
       provide: OrderTokens,
@@ -44,27 +37,18 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     },
     OrderGuestService,
     OrderRepository,
-    NotificationRepository,
     IdempotencyRepository,
     IdempotencyService,
     OrderPlacementService,
     OrderUpdateService,
     OrderInboxService,
-    NotificationService,
     OrderStreamHub,
     OrderNotifyListener,
     OrderEventBus,
   ],
   // For modules that react to order changes (outbound webhooks, payments): the
-  // change listeners, the owner's view of an order, the order rows and the
-  // owner's notifications.
-  exports: [
-    OrderEventBus,
-    OrderInboxService,
-    NotificationService,
-    OrderRepository,
-    NotificationRepository,
-  ],
+  // change listeners, the owner's view of an order and the order rows.
+  exports: [OrderEventBus, OrderInboxService, OrderRepository],
 })
 export class OrderModule implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Orders');

@@ -5,7 +5,7 @@ import { PaymentProcessor } from './domain/payment-methods';
 import type { FulfilmentType } from './domain/fulfilment-type';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
-import type { PaymentCollect } from '../payment/domain/payment-state';
+import type { PaymentCollect } from '../payment';
 import {
   EVENT_COLUMNS,
   LINE_COLUMNS,

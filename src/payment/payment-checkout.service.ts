@@ -1,13 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
-import { EntityService } from '../entity/entity.service';
+import { EntityService } from '../entity';
 import { ApiError } from '../http/api-error';
-import { GuestOrderResponseDto } from '../order/dto/order-response.dto';
-import { OrderEntity, OrderEventEntity } from '../order/entities';
-import { OrderPayments, PaymentPlan, PaymentPlanInput } from '../order/order-payments';
-import { OrderRepository } from '../order/order.repository';
-import { OrderEventBus } from '../order/realtime/order-event-bus';
+import {
+  GuestOrderResponseDto,
+  OrderEntity,
+  OrderEventBus,
+  OrderEventEntity,
+  OrderPayments,
+  OrderRepository,
+  PaymentPlan,
+  PaymentPlanInput,
+} from '../order';
 import { menuCurrencyCode, toMinorUnits } from './domain/currency';
 import { SETTLED_STATES } from './domain/payment-state';
 import { OrderAccess } from './order-access';

@@ -5,10 +5,14 @@ import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
 import { Money } from '../common/money';
-import { GuestOrderResponseDto, OrderResponseDto } from '../order/dto/order-response.dto';
-import { OrderEntity } from '../order/entities';
-import { OrderRepository } from '../order/order.repository';
-import { OrderEventBus, PublishOrderEvent } from '../order/realtime/order-event-bus';
+import {
+  GuestOrderResponseDto,
+  OrderEntity,
+  OrderEventBus,
+  OrderRepository,
+  OrderResponseDto,
+  PublishOrderEvent,
+} from '../order';
 import { fromMinorUnits, toMinorUnits } from './domain/currency';
 import { PaymentState, SETTLED_STATES, stateAfterRefund } from './domain/payment-state';
 import { OrderAccess } from './order-access';

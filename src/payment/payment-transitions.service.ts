@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { OrderEntity, OrderEventEntity } from '../order/entities';
-import { OrderActor } from '../order/entities/order-event.entity';
-import { NotificationRepository } from '../order/notification.repository';
-import { OrderChanges, OrderRepository } from '../order/order.repository';
-import { PublishOrderEvent } from '../order/realtime/order-event-bus';
+import {
+  OrderActor,
+  OrderChanges,
+  OrderEntity,
+  OrderEventEntity,
+  OrderRepository,
+  PublishOrderEvent,
+} from '../order';
+import { NotificationRepository } from '../notification';
 import { mirroredPaymentStatus, NOTIFIED_STATES, PaymentState } from './domain/payment-state';
 import { paymentsTotal } from './payment-metrics';
 

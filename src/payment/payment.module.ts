@@ -2,10 +2,9 @@ import { Global, Module } from '@nestjs/common';
 import { TeamModule } from '../team';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { EntityModule } from '../entity/entity.module';
-import { OrderTokens } from '../order/domain/order-token';
-import { OrderPayments } from '../order/order-payments';
-import { OrderModule } from '../order/order.module';
+import { EntityModule } from '../entity';
+import { OrderModule, OrderPayments, OrderTokens } from '../order';
+import { NotificationModule } from '../notification';
 import { OrderAccess } from './order-access';
 import { PaymentCheckoutService } from './payment-checkout.service';
 import { PaymentConfirmationService } from './payment-confirmation.service';
@@ -24,7 +23,7 @@ import { PaymentProviders } from './providers/payment-providers';
  */
 @Global()
 @Module({
-  imports: [OrderModule, EntityModule, TeamModule],
+  imports: [OrderModule, EntityModule, NotificationModule, TeamModule],
   controllers: [PaymentController],
   providers: [
     PaymentProviders,

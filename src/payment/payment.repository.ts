@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { OrderEntity } from '../order/entities';
+import { OrderEntity } from '../order';
 import { PaymentRefundEntity, RefundStatus } from './entities';
 
 export interface NewProviderEvent {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
-import { NotificationService } from '../order/notification.service';
+import { NotificationService } from '../notification';
 import { PermanentDeliveryError } from '../outbox/outbox-retry';
 import { OutboxWorker } from '../outbox/outbox.worker';
 import { DISABLE_AFTER_FAILURES } from './domain/webhook-events';

@@ -1,8 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { OrderInboxService } from '../order/order-inbox.service';
-import { OrderEntity } from '../order/entities';
-import { OrderChangeKind, OrderEventBus } from '../order/realtime/order-event-bus';
+import { OrderChangeKind, OrderEntity, OrderEventBus, OrderInboxService } from '../order';
 import { eventOfChange, WebhookEventType } from './domain/webhook-events';
 import { WebhookQueue } from './webhook-queue';
 import { WebhookRepository } from './webhook.repository';

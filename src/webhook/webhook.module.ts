@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
-import { EntityModule } from '../entity/entity.module';
-import { OrderModule } from '../order/order.module';
+import { EntityModule } from '../entity';
+import { NotificationModule } from '../notification';
+import { OrderModule } from '../order';
 import { SecretBox } from './domain/secret-box';
 import { WebhookController } from './webhook.controller';
 import { WebhookDeliveryService } from './webhook-delivery.service';
@@ -16,7 +17,7 @@ import { WebhookService } from './webhook.service';
  * each order change, and their signed delivery through the outbox.
  */
 @Module({
-  imports: [EntityModule, OrderModule],
+  imports: [EntityModule, NotificationModule, OrderModule],
   controllers: [WebhookController],
   providers: [
     WebhookRepository,

@@ -5,7 +5,7 @@ import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
-import { EntityService } from '../entity/entity.service';
+import { EntityService } from '../entity';
 import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
 import { isUuid } from '../common/uuid';

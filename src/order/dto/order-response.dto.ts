@@ -2,7 +2,7 @@ import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
 import { PAYMENT_PROCESSORS } from '../domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
-import { PaymentResponseDto, toPaymentResponse } from '../../payment/dto/payment-response.dto';
+import { PaymentResponseDto, toPaymentResponse } from '../../payment';
 
 /** An option chosen on an order line, as it was when the order was placed. */
 export class OrderLineOptionDto {

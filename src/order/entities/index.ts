@@ -1,25 +1,14 @@
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
-import { NotificationSettingEntity } from './notification-setting.entity';
-import { NotificationEntity } from './notification.entity';
 import { OrderEventEntity } from './order-event.entity';
 import { OrderLineEntity } from './order-line.entity';
 import { OrderEntity } from './order.entity';
 
-export {
-  IdempotencyKeyEntity,
-  NotificationEntity,
-  NotificationSettingEntity,
-  OrderEntity,
-  OrderEventEntity,
-  OrderLineEntity,
-};
+export { IdempotencyKeyEntity, OrderEntity, OrderEventEntity, OrderLineEntity };
 
-/** The order module's tables, registered in src/database/entities.ts. */
+/** The order module's tables, collected by the composition root (src/entities.ts). */
 export const ORDER_ENTITIES = [
   OrderEntity,
   OrderLineEntity,
   OrderEventEntity,
-  NotificationEntity,
-  NotificationSettingEntity,
   IdempotencyKeyEntity,
 ];

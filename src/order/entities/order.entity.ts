@@ -9,7 +9,7 @@ import {
 import type { OrderStatus, PaymentStatus } from '../domain/order-status';
 import type { PaymentProcessor } from '../domain/payment-methods';
 import type { FulfilmentType } from '../domain/fulfilment-type';
-import type { PaymentCollect, PaymentState } from '../../payment/domain/payment-state';
+import type { PaymentCollect, PaymentState } from '../../payment';
 
 /**
  * A placed order. `owner_uuid` is the business owner at placement,

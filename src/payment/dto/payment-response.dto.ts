@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { OrderEntity } from '../../order/entities/order.entity';
+import type { OrderEntity } from '../../order';
 import { Money } from '../../common/money';
 import { PAYMENT_STATES } from '../domain/payment-state';
 

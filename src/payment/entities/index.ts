@@ -4,5 +4,5 @@ import { PaymentRefundEntity, RefundStatus } from './payment-refund.entity';
 export { PaymentEventEntity, PaymentRefundEntity };
 export type { RefundStatus };
 
-/** The payment module's tables, registered in src/database/entities.ts. */
+/** The payment module's tables, collected by the composition root (src/entities.ts). */
 export const PAYMENT_ENTITIES = [PaymentEventEntity, PaymentRefundEntity];

@@ -5,5 +5,5 @@ import { WebhookEventEntity } from './webhook-event.entity';
 export { WebhookDeliveryEntity, WebhookEndpointEntity, WebhookEventEntity };
 export type { WebhookDeliveryStatus } from './webhook-delivery.entity';
 
-/** The webhook module's tables, registered in src/database/entities.ts. */
+/** The webhook module's tables, collected by the composition root (src/entities.ts). */
 export const WEBHOOK_ENTITIES = [WebhookEndpointEntity, WebhookEventEntity, WebhookDeliveryEntity];

@@ -8,7 +8,7 @@ import {
   ValidateBy,
   ValidationOptions,
 } from 'class-validator';
-import { NotificationSettingEntity } from '../entities';
+import { NotificationSettingEntity } from '../entities/notification-setting.entity';
 
 const MAX_PROVIDERS_BYTES = 16 * 1024;
 

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsUUID } from 'class-validator';
-import { NotificationEntity } from '../entities';
-import { PageQueryDto } from './list-orders-query.dto';
+import { NotificationEntity } from '../entities/notification.entity';
+import { PageQueryDto } from '../../http/page-query.dto';
 
 export class ListNotificationsQueryDto extends PageQueryDto {
   /** Only the unread ones. */

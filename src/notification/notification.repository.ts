@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { roleAllows } from '../team';
-import { NotificationEntity, NotificationSettingEntity } from './entities';
+import { NotificationEntity } from './entities/notification.entity';
+import { NotificationSettingEntity } from './entities/notification-setting.entity';
 
 const TEAM_ROLES = ['manager', 'staff'] as const;
 

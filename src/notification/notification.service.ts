@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
+import { DEFAULT_PER_PAGE } from '../http/page-query.dto';
 import {
   ListNotificationsQueryDto,
   MarkNotificationsReadDto,
@@ -16,7 +17,6 @@ import {
   toNotificationSettingResponse,
 } from './dto/notification-setting.dto';
 import { NewNotification, NotificationRepository } from './notification.repository';
-import { DEFAULT_PER_PAGE } from './order-inbox.service';
 
 /** The caller's notifications and push settings; `{user_uuid}` must be the caller. */
 @Injectable()

@@ -1,0 +1,15 @@
+/** A user as the auth kernel knows it: who, and the token version their tokens must carry. */
+export interface TokenHolder {
+  uuid: string;
+  tokenVersion: number;
+}
+
+/**
+ * What the auth kernel asks of the account module: the user and the token
+ * version their access tokens must carry (a password change or reset raises
+ * it), or null for an unknown user. The account module provides it, so the kernel
+ * reads no account table itself.
+ */
+export abstract class UserTokenVersions {
+  abstract holderOf(userUuid: string): Promise<TokenHolder | null>;
+}

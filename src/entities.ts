@@ -1,0 +1,25 @@
+import { ACCOUNT_ENTITIES } from './account';
+import { ENTITY_ENTITIES } from './entity';
+import { NOTIFICATION_ENTITIES } from './notification';
+import { ORDER_ENTITIES } from './order';
+import { OutboxEntity } from './outbox/outbox.entity';
+import { PAYMENT_ENTITIES } from './payment';
+import { RateLimitCounterEntity } from './rate-limit/rate-limit-counter.entity';
+import { TEAM_ENTITIES } from './team';
+import { WEBHOOK_ENTITIES } from './webhook';
+
+/**
+ * Every TypeORM entity of the service, each module's from its front door;
+ * the drift check compares these with the migrations.
+ */
+export const ENTITIES = [
+  ...ACCOUNT_ENTITIES,
+  ...ENTITY_ENTITIES,
+  OutboxEntity,
+  RateLimitCounterEntity,
+  ...ORDER_ENTITIES,
+  ...NOTIFICATION_ENTITIES,
+  ...WEBHOOK_ENTITIES,
+  ...PAYMENT_ENTITIES,
+  ...TEAM_ENTITIES,
+];

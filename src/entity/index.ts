@@ -1,0 +1,13 @@
+/*
+ * The entity module's front door: what other modules may use of it.
+ */
+import { EntityRecord } from './entity-record.entity';
+
+export { EntityModule } from './entity.module';
+export { EntityService } from './entity.service';
+export { StorefrontService } from './storefront.service';
+export { FeaturedUrlChecks } from './featured-url-check';
+export { EntityRecord };
+
+/** The entity module's tables, registered with the database by the composition root. */
+export const ENTITY_ENTITIES = [EntityRecord];
