@@ -7,7 +7,6 @@ import { ApiError } from '../http/api-error';
 import { Money } from '../common/money';
 import { GuestOrderResponseDto, OrderResponseDto } from '../order/dto/order-response.dto';
 import { OrderEntity } from '../order/entities';
-import { OrderRepository } from '../order/order.repository';
 import { OrderEventBus, PublishOrderEvent } from '../order/realtime/order-event-bus';
 import { fromMinorUnits, toMinorUnits } from './domain/currency';
 import { PaymentState, SETTLED_STATES, stateAfterRefund } from './domain/payment-state';
@@ -36,7 +35,6 @@ export class PaymentConfirmationService {
   constructor(
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentRepository,
-    private readonly orders: OrderRepository,
     private readonly events: OrderEventBus,
     private readonly transitions: PaymentTransitions,
     private readonly access: OrderAccess,
@@ -97,7 +95,7 @@ export class PaymentConfirmationService {
       throw ApiError.unprocessable(outcome.error, [{ field: 'payment', message: outcome.error }]);
     }
     await this.applyCharge(provider, outcome.charge, 'verify');
-    const current = await this.orders.findByUuid(order.uuid);
+    const current = await this.payments.findOrder(order.uuid);
     return this.access.detailFor(viewer, current ?? order);
   }
 

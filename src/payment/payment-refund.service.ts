@@ -6,7 +6,6 @@ import { Money, parsePrice } from '../common/money';
 import { isUuid } from '../common/uuid';
 import { OrderResponseDto } from '../order/dto/order-response.dto';
 import { OrderEntity } from '../order/entities';
-import { OrderRepository } from '../order/order.repository';
 import { OrderEventBus } from '../order/realtime/order-event-bus';
 import { toMinorUnits } from './domain/currency';
 import { stateAfterRefund } from './domain/payment-state';
@@ -40,7 +39,6 @@ export class PaymentRefundService {
   constructor(
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentRepository,
-    private readonly orders: OrderRepository,
     private readonly events: OrderEventBus,
     private readonly transitions: PaymentTransitions,
     private readonly access: OrderAccess,
@@ -54,7 +52,7 @@ export class PaymentRefundService {
   ): Promise<OrderResponseDto> {
     if (!isUuid(orderId)) throw ApiError.notFound('The order does not exist.');
     const started = await this.events.transaction(async (manager, publish) => {
-      const order = await this.orders.findForUpdate(manager, orderId.toLowerCase());
+      const order = await this.payments.lockOrder(manager, orderId.toLowerCase());
       if (!order) throw ApiError.notFound('The order does not exist.');
       const role = await this.policy.requireAccess(
         user,
@@ -124,7 +122,7 @@ export class PaymentRefundService {
       reason: dto.reason?.trim() || null,
     });
     const answer = await this.events.transaction(async (manager, publish) => {
-      const locked = (await this.orders.findForUpdate(manager, order.uuid))!;
+      const locked = (await this.payments.lockOrder(manager, order.uuid))!;
       // Settled meanwhile by the check for refunds a stopped process left pending.
       if (!(await this.payments.isPending(manager, refundUuid))) {
         return this.access.detail(locked, manager);

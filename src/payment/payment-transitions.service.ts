@@ -3,12 +3,15 @@ import { EntityManager } from 'typeorm';
 import { OrderEntity, OrderEventEntity } from '../order/entities';
 import { OrderActor } from '../order/entities/order-event.entity';
 import { NotificationRepository } from '../order/notification.repository';
-import { OrderChanges, OrderRepository } from '../order/order.repository';
+import { OrderRepository } from '../order/order.repository';
 import { PublishOrderEvent } from '../order/realtime/order-event-bus';
 import { mirroredPaymentStatus, NOTIFIED_STATES, PaymentState } from './domain/payment-state';
+import { PaymentColumns } from './payment-columns';
 import { paymentsTotal } from './payment-metrics';
+import { PaymentRepository } from './payment.repository';
 
-export type PaymentChanges = OrderChanges;
+/** What a transition writes: the payment's columns other than the mirrored `payment_status`. */
+export type PaymentChanges = Omit<PaymentColumns, 'paymentStatus'>;
 
 const NOTIFICATION_TITLE: Partial<Record<PaymentState, string>> = {
   paid: 'Payment received',
@@ -31,6 +34,7 @@ const NOTIFICATION_TITLE: Partial<Record<PaymentState, string>> = {
 export class PaymentTransitions {
   constructor(
     private readonly orders: OrderRepository,
+    private readonly payments: PaymentRepository,
     private readonly notifications: NotificationRepository,
   ) {}
 
@@ -39,11 +43,11 @@ export class PaymentTransitions {
     publish: PublishOrderEvent,
     order: OrderEntity,
     changes: PaymentChanges,
-    by: { actor: OrderActor; userUuid: string | null; always?: boolean },
+    by: { actor: OrderActor; userUuid: string | null; always?: boolean; notify?: boolean },
   ): Promise<{ order: OrderEntity; events: OrderEventEntity[] }> {
     const to = changes.paymentState ?? order.paymentState;
     const from = order.paymentState;
-    const updated = await this.orders.updateOrder(manager, order.uuid, {
+    const updated = await this.payments.updatePayment(manager, order.uuid, {
       ...changes,
       paymentStatus: mirroredPaymentStatus(to),
     });
@@ -55,6 +59,20 @@ export class PaymentTransitions {
     ]);
     if (NOTIFIED_STATES.includes(to)) {
       paymentsTotal.inc({ result: to });
+      // `notify: false`: the owner or their team set it by hand; they are not
+      // told what they did themselves.
+      if (by.notify !== false) await this.notifyOwner(manager, updated, to);
+      await publish('order.updated', updated, ['payment']);
+    }
+    return { order: updated, events };
+  }
+
+  private async notifyOwner(
+    manager: EntityManager,
+    updated: OrderEntity,
+    to: PaymentState,
+  ): Promise<void> {
+    {
       const currency = updated.currency ? ` ${updated.currency}` : '';
       await this.notifications.insert(manager, {
         userUuid: updated.ownerUuid,
@@ -76,8 +94,6 @@ export class PaymentTransitions {
           currency: updated.currency,
         },
       });
-      await publish('order.updated', updated, ['payment']);
     }
-    return { order: updated, events };
   }
 }

@@ -1,0 +1,21 @@
+/*
+ * The order module's front door: what other modules may use of it.
+ */
+export { OrderModule } from './order.module';
+export { OrderPayments } from './order-payments';
+export type { ManualPaymentStatus, PaymentPlan, PaymentPlanInput } from './order-payments';
+export { OrderEntity, OrderEventEntity } from './entities';
+export type { OrderActor } from './entities/order-event.entity';
+export { OrderEventBus } from './realtime/order-event-bus';
+export type {
+  OrderChangeKind,
+  OrderChangeListener,
+  PublishOrderEvent,
+} from './realtime/order-event-bus';
+export { OrderTokens } from './domain/order-token';
+export {
+  GuestOrderResponseDto,
+  OrderResponseDto,
+  toGuestOrderResponse,
+  toOrderResponse,
+} from './dto/order-response.dto';
