@@ -13,6 +13,7 @@ export type {
   PublishOrderEvent,
 } from './realtime/order-event-bus';
 export { OrderTokens } from './domain/order-token';
+export { offeredProviderEntry } from './domain/payment-methods';
 export {
   GuestOrderResponseDto,
   OrderResponseDto,

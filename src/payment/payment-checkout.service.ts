@@ -12,6 +12,7 @@ import {
   OrderEntity,
   OrderEventBus,
   OrderEventEntity,
+  offeredProviderEntry,
   OrderPayments,
   PaymentPlan,
   PaymentPlanInput,
@@ -24,32 +25,6 @@ import { paymentsTotal } from './payment-metrics';
 import { PaymentChanges, PaymentTransitions } from './payment-transitions.service';
 import { PaymentRepository } from './payment.repository';
 import { PaymentProviders } from './providers/payment-providers';
-
-/** The menu's entry for one provider, in either shape menus store their providers. */
-export function menuProviderEntry(
-  providers: unknown,
-  name: string,
-): Record<string, unknown> | null {
-  if (Array.isArray(providers)) {
-    for (const entry of providers) {
-      if (!entry || typeof entry !== 'object') continue;
-      const record = entry as Record<string, unknown>;
-      const named = ['provider', 'key', 'name', 'id', 'slug', 'type', 'value'].some(
-        (field) => typeof record[field] === 'string' && record[field].trim().toLowerCase() === name,
-      );
-      if (named) return record;
-    }
-    return null;
-  }
-  if (providers && typeof providers === 'object') {
-    for (const [key, value] of Object.entries(providers)) {
-      if (key.trim().toLowerCase() === name && value && typeof value === 'object') {
-        return value as Record<string, unknown>;
-      }
-    }
-  }
-  return null;
-}
 
 /**
  * How an order's payment is collected, and its checkouts: planned inside the
@@ -81,7 +56,10 @@ export class PaymentCheckoutService extends OrderPayments {
     const currency =
       code ?? (typeof ticker === 'string' && ticker.trim() ? ticker.trim().slice(0, 32) : null);
     if (provider.collect === 'offline') {
-      const entry = menuProviderEntry(input.menu.menu_checkout_payments_providers, provider.name);
+      const entry = offeredProviderEntry(
+        input.menu.menu_checkout_payments_providers,
+        provider.name,
+      );
       return {
         collect: 'offline',
         instructions: provider.instructions(entry),
