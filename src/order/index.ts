@@ -1,7 +1,9 @@
 /*
- * The order module's front door: what other modules may use of it.
+ * The order module's front door: what other modules may use of it. The Nest
+ * module class itself is not here: it imports the payment module, whose files
+ * read this door, so loading it from here would make every reader of these
+ * types load both modules half-way; the modules that import it name its file.
  */
-export { OrderModule } from './order.module';
 export { OrderPayments } from './order-payments';
 export type { ManualPaymentStatus, PaymentPlan, PaymentPlanInput } from './order-payments';
 export { OrderEntity, OrderEventEntity } from './entities';

@@ -1,8 +1,15 @@
-import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs/common';
+import {
+  forwardRef,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AccountModule } from '../account';
 import { EntityModule } from '../entity/entity.module';
+import { PaymentModule } from '../payment';
 import { TeamModule } from '../team';
 import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -29,7 +36,8 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * stream, and the mails an order sends.
  */
 @Module({
-  imports: [AccountModule, EntityModule, TeamModule],
+  // The payment module implements this module's `OrderPayments` port.
+  imports: [AccountModule, EntityModule, TeamModule, forwardRef(() => PaymentModule)],
   controllers: [
     OrderController,
     OrderGuestController,
@@ -56,10 +64,11 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderEventBus,
   ],
   // For modules that react to order changes (outbound webhooks, payments): the
-  // change listeners, the owner's view of an order, the order rows and the
-  // owner's notifications.
+  // change listeners, the owner's view of an order, the order rows, the
+  // owner's notifications and the guests' order tokens.
   exports: [
     OrderEventBus,
+    OrderTokens,
     OrderInboxService,
     NotificationService,
     OrderRepository,

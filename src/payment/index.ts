@@ -1,6 +1,7 @@
 /*
  * The payment module's front door: what other modules may use of it.
  */
-export { PaymentModule } from './payment.module';
 export { PAYMENT_COLUMNS } from './payment-columns';
 export type { PaymentColumn, PaymentColumns } from './payment-columns';
+// Last: the module pulls in the order module, which reads the exports above.
+export { PaymentModule } from './payment.module';

@@ -5,14 +5,14 @@ import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { isUuid } from '../common/uuid';
-import { OrderTokens } from '../order/domain/order-token';
 import {
   GuestOrderResponseDto,
+  OrderEntity,
   OrderResponseDto,
+  OrderTokens,
   toGuestOrderResponse,
   toOrderResponse,
-} from '../order/dto/order-response.dto';
-import { OrderEntity } from '../order/entities';
+} from '../order';
 import { OrderRepository } from '../order/order.repository';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { AccessPolicy } from '../team';

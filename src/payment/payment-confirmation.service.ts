@@ -5,9 +5,13 @@ import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
 import { Money } from '../common/money';
-import { GuestOrderResponseDto, OrderResponseDto } from '../order/dto/order-response.dto';
-import { OrderEntity } from '../order/entities';
-import { OrderEventBus, PublishOrderEvent } from '../order/realtime/order-event-bus';
+import {
+  GuestOrderResponseDto,
+  OrderEntity,
+  OrderEventBus,
+  OrderResponseDto,
+  PublishOrderEvent,
+} from '../order';
 import { fromMinorUnits, toMinorUnits } from './domain/currency';
 import { PaymentState, SETTLED_STATES, stateAfterRefund } from './domain/payment-state';
 import { OrderAccess } from './order-access';

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { Money } from '../common/money';
-import { OrderEventBus } from '../order/realtime/order-event-bus';
+import { OrderEventBus } from '../order';
 import { toMinorUnits } from './domain/currency';
 import { refundedState } from './payment-refund.service';
 import { PaymentRepository } from './payment.repository';

@@ -5,7 +5,7 @@ import { ApiKeyOnly, Auth, AuthUser, CurrentUser, Public } from '../auth/auth.de
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { Message } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
-import { GuestOrderResponseDto, OrderResponseDto } from '../order/dto/order-response.dto';
+import { GuestOrderResponseDto, OrderResponseDto } from '../order';
 import { RefundOrderDto } from './dto/refund-order.dto';
 import { WebhookReceiptDto } from './dto/webhook-receipt.dto';
 import { PaymentCheckoutService } from './payment-checkout.service';

@@ -1,10 +1,7 @@
-import { Global, Module } from '@nestjs/common';
+import { forwardRef, Module } from '@nestjs/common';
 import { TeamModule } from '../team';
-import { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
 import { EntityModule } from '../entity/entity.module';
-import { OrderTokens } from '../order/domain/order-token';
-import { OrderPayments } from '../order/order-payments';
+import { OrderPayments } from '../order';
 import { OrderModule } from '../order/order.module';
 import { OrderAccess } from './order-access';
 import { PaymentCheckoutService } from './payment-checkout.service';
@@ -19,12 +16,12 @@ import { PaymentProviders } from './providers/payment-providers';
 /**
  * Payments of orders: one provider interface, the providers by name
  * (`cash`, `bank_transfer`, `paystack`), checkouts, confirmations from
- * webhooks and verify calls, and refunds. Global so that order placement can
- * ask for `OrderPayments` without the order module depending on this one.
+ * webhooks and verify calls, and refunds. The order module owns the
+ * `OrderPayments` port and this module implements it; the two modules import
+ * each other through forward references.
  */
-@Global()
 @Module({
-  imports: [OrderModule, EntityModule, TeamModule],
+  imports: [forwardRef(() => OrderModule), EntityModule, TeamModule],
   controllers: [PaymentController],
   providers: [
     PaymentProviders,
@@ -36,11 +33,6 @@ import { PaymentProviders } from './providers/payment-providers';
     PaymentRefundSettler,
     OrderAccess,
     { provide: OrderPayments, useExisting: PaymentCheckoutService },
-    {
-      provide: OrderTokens,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new OrderTokens(config.jwtSecret),
-    },
   ],
   exports: [OrderPayments],
 })
