@@ -25,6 +25,7 @@ import { OrderPlacementService } from './order-placement.service';
 import { OrderUpdateService } from './order-update.service';
 import { OrderController } from './order.controller';
 import { OrderRepository } from './order.repository';
+import { PaymentChangeListener } from './payment-change.listener';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderNotifyListener } from './realtime/order-notify.listener';
 import { OrderStreamHub } from './realtime/order-stream.hub';
@@ -62,18 +63,12 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderStreamHub,
     OrderNotifyListener,
     OrderEventBus,
+    PaymentChangeListener,
   ],
   // For modules that react to order changes (outbound webhooks, payments): the
   // change listeners, the owner's view of an order, the order rows, the
   // owner's notifications and the guests' order tokens.
-  exports: [
-    OrderEventBus,
-    OrderTokens,
-    OrderInboxService,
-    NotificationService,
-    OrderRepository,
-    NotificationRepository,
-  ],
+  exports: [OrderEventBus, OrderTokens, OrderInboxService, NotificationService, OrderRepository],
 })
 export class OrderModule implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Orders');

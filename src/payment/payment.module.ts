@@ -4,6 +4,7 @@ import { EntityModule } from '../entity/entity.module';
 import { OrderPayments } from '../order';
 import { OrderModule } from '../order/order.module';
 import { OrderAccess } from './order-access';
+import { PaymentEvents } from './payment-events';
 import { PaymentCheckoutService } from './payment-checkout.service';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentController } from './payment.controller';
@@ -26,6 +27,7 @@ import { PaymentProviders } from './providers/payment-providers';
   providers: [
     PaymentProviders,
     PaymentRepository,
+    PaymentEvents,
     PaymentTransitions,
     PaymentCheckoutService,
     PaymentConfirmationService,
@@ -34,6 +36,6 @@ import { PaymentProviders } from './providers/payment-providers';
     OrderAccess,
     { provide: OrderPayments, useExisting: PaymentCheckoutService },
   ],
-  exports: [OrderPayments],
+  exports: [OrderPayments, PaymentEvents],
 })
 export class PaymentModule {}
