@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Catalog, entityPath, newCatalog } from './support/entity';
-import { expectError } from './support/expect';
+import { expectError, expectOk } from './support/expect';
 import { createUser, TestUser } from './support/factory';
-import { guestHeaders, openOrderStream, orderBody, placeOrder } from './support/order';
+import {
+  guestHeaders,
+  openOrderStream,
+  orderBody,
+  placeOrder,
+  updateOrderRequest,
+} from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
@@ -56,6 +62,22 @@ describe('GET /metrics', () => {
     expect(replay.status).toBe(201);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(sample(await scrape(t), 'orders_placed_total')).toBe(before + 1);
+  });
+
+  it('counts a payment the owner records by hand as a provider-confirmed one is counted', async () => {
+    const order = await placeOrder(t, orderBody(catalog), guestHeaders(t));
+    const text = await scrape(t);
+    const paid = sample(text, 'payments_total', 'result="paid"') ?? 0;
+    const refunded = sample(text, 'payments_total', 'result="refunded"') ?? 0;
+    expectOk(await updateOrderRequest(t, owner.headers, order.uuid, { payment_status: 'paid' }));
+    expect(sample(await scrape(t), 'payments_total', 'result="paid"')).toBe(paid + 1);
+    const back = await updateOrderRequest(t, owner.headers, order.uuid, {
+      payment_status: 'refunded',
+    });
+    expect(expectOk(back).payment_status).toBe('refunded');
+    const after = await scrape(t);
+    expect(sample(after, 'payments_total', 'result="paid"')).toBe(paid + 1);
+    expect(sample(after, 'payments_total', 'result="refunded"')).toBe(refunded + 1);
   });
 
   it('labels requests by route template, never by a raw URL holding an id', async () => {

@@ -1,20 +1,25 @@
 /*
  * The order module's front door: what other modules may use of it.
  */
-export { OrderModule } from './order.module';
-export { OrderRepository } from './order.repository';
-export type { OrderChanges } from './order.repository';
-export { OrderInboxService } from './order-inbox.service';
-export { OrderEventBus } from './realtime/order-event-bus';
-export type { OrderChangeKind, PublishOrderEvent } from './realtime/order-event-bus';
-export { OrderTokens } from './domain/order-token';
 export { OrderPayments } from './order-payments';
-export type { PaymentPlan, PaymentPlanInput } from './order-payments';
+export type { ManualPaymentStatus, PaymentPlan, PaymentPlanInput } from './order-payments';
+export { ORDER_ENTITIES, OrderEntity, OrderEventEntity } from './entities';
+export type { OrderActor } from './entities/order-event.entity';
+export { OrderEventBus } from './realtime/order-event-bus';
+export type {
+  OrderChangeKind,
+  OrderChangeListener,
+  PublishOrderEvent,
+} from './realtime/order-event-bus';
+export { OrderTokens } from './domain/order-token';
+export { offeredProviderEntry } from './domain/payment-methods';
 export {
   GuestOrderResponseDto,
   OrderResponseDto,
   toGuestOrderResponse,
   toOrderResponse,
 } from './dto/order-response.dto';
-export { ORDER_ENTITIES, OrderEntity, OrderEventEntity } from './entities';
-export type { OrderActor } from './entities/order-event.entity';
+export { OrderRepository } from './order.repository';
+export type { OrderChanges } from './order.repository';
+export { OrderInboxService } from './order-inbox.service';
+export { OrderModule } from './order.module';

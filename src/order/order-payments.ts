@@ -1,5 +1,8 @@
+import type { EntityManager } from 'typeorm';
 import type { OrderEntity, OrderEventEntity } from './entities';
+import type { OrderActor } from './entities/order-event.entity';
 import type { PaymentProcessor } from './domain/payment-methods';
+import type { PublishOrderEvent } from './realtime/order-event-bus';
 import type { PaymentCollect } from '../payment';
 
 export interface PaymentPlanInput {
@@ -21,11 +24,15 @@ export interface PaymentPlan {
   attempts: number;
 }
 
+/** The owner's manual payment status: what they may set by hand for offline money. */
+export type ManualPaymentStatus = 'paid' | 'refunded';
+
 /**
- * What order placement asks of the payment module: how the new order's
+ * What the order module asks of the payment module: how the new order's
  * payment is collected (inside the placement transaction, refusing what
- * cannot be paid), and, after the order has committed, opening the checkout
- * of an online payment. Provided by the payment module.
+ * cannot be paid), after the order has committed, opening the checkout of an
+ * online payment, and the owner's manual payment status. Provided by the
+ * payment module, the only writer of an order's payment.
  */
 export abstract class OrderPayments {
   abstract plan(input: PaymentPlanInput): PaymentPlan;
@@ -46,4 +53,20 @@ export abstract class OrderPayments {
     order: OrderEntity,
     businessExtra: Record<string, unknown>,
   ): Promise<{ order: OrderEntity; events: OrderEventEntity[] } | null>;
+
+  /**
+   * Records the payment status the owner or their team set by hand (offline
+   * money: paid in full, or given back) through the payment's transitions,
+   * in the caller's transaction, which holds the order's row lock: the
+   * payment's columns, its history entry, its metric. The person who set it
+   * is not notified of their own act. The change is announced through
+   * `publish`. Answers the order as stored.
+   */
+  abstract recordManualPayment(
+    manager: EntityManager,
+    publish: PublishOrderEvent,
+    order: OrderEntity,
+    status: ManualPaymentStatus,
+    by: { actor: OrderActor; userUuid: string },
+  ): Promise<OrderEntity>;
 }

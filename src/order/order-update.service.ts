@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
-import { Clock } from '../common/clock';
 import { ApiError, ErrorDetail } from '../http/api-error';
 import { AccessPolicy, BusinessRole } from '../team';
 import {
@@ -15,8 +14,8 @@ import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderEntity } from './entities';
 import { OrderActor } from './entities/order-event.entity';
-import { NewOrderEvent, OrderRepository } from './order.repository';
-import { OrderPayments } from './order-payments';
+import { NewOrderEvent, OrderChanges, OrderRepository } from './order.repository';
+import { ManualPaymentStatus, OrderPayments } from './order-payments';
 import { OrderEventBus } from './realtime/order-event-bus';
 
 function allowedText(allowed: readonly string[]): string {
@@ -33,7 +32,6 @@ export class OrderUpdateService {
   constructor(
     private readonly orders: OrderRepository,
     private readonly events: OrderEventBus,
-    private readonly clock: Clock,
     private readonly payments: OrderPayments,
     private readonly access: AccessPolicy,
   ) {}
@@ -83,15 +81,41 @@ export class OrderUpdateService {
         );
       }
 
-      const { changes, history, problems } = this.plan(order, dto, { uuid: user.uuid, role });
+      const { changes, payment, history, problems } = this.plan(order, dto, {
+        uuid: user.uuid,
+        role,
+      });
       if (problems.length) {
         throw ApiError.unprocessable(problems[0].message, problems);
       }
       if (history.length === 0) {
         return this.detail(manager, order);
       }
-      const updated = await this.orders.updateOrder(manager, order.uuid, changes);
-      await this.orders.insertEvents(manager, order.uuid, history);
+      let updated = Object.keys(changes).length
+        ? await this.orders.updateOrder(manager, order.uuid, changes)
+        : order;
+      // The history keeps the order of the body: status, payment, note.
+      await this.orders.insertEvents(
+        manager,
+        order.uuid,
+        history.filter((entry) => entry.field === 'status'),
+      );
+      if (payment) {
+        // The payment module writes the payment, through its transitions; its
+        // announcement joins this update's single one below.
+        updated = await this.payments.recordManualPayment(
+          manager,
+          async () => undefined,
+          updated,
+          payment,
+          { actor: role, userUuid: user.uuid },
+        );
+      }
+      await this.orders.insertEvents(
+        manager,
+        order.uuid,
+        history.filter((entry) => entry.field === 'owner_note'),
+      );
       await publish(
         'order.updated',
         updated,
@@ -107,18 +131,8 @@ export class OrderUpdateService {
   private plan(order: OrderEntity, dto: UpdateOrderDto, by: { uuid: string; role: BusinessRole }) {
     const actorUuid = by.uuid;
     const actor: OrderActor = by.role;
-    const changes: Partial<
-      Pick<
-        OrderEntity,
-        | 'status'
-        | 'paymentStatus'
-        | 'paymentState'
-        | 'ownerNote'
-        | 'amountPaid'
-        | 'amountRefunded'
-        | 'paidAt'
-      >
-    > = {};
+    const changes: OrderChanges = {};
+    let payment: ManualPaymentStatus | undefined;
     const history: NewOrderEvent[] = [];
     const problems: ErrorDetail[] = [];
     if (dto.status !== undefined) {
@@ -150,15 +164,9 @@ export class OrderUpdateService {
           collect: 'online',
         });
       } else if (canMovePaymentStatus(order.paymentStatus, dto.payment_status)) {
-        // Offline money is counted as the owner records it.
-        changes.paymentStatus = dto.payment_status;
-        changes.paymentState = dto.payment_status;
-        if (dto.payment_status === 'paid') {
-          changes.amountPaid = order.amount;
-          changes.paidAt = this.clock.now();
-        } else if (dto.payment_status === 'refunded') {
-          changes.amountRefunded = order.amountPaid;
-        }
+        // Offline money is counted as the owner records it (the only moves by
+        // hand lead to paid or refunded).
+        payment = dto.payment_status as ManualPaymentStatus;
         history.push({
           field: 'payment',
           fromValue: order.paymentState,
@@ -189,7 +197,7 @@ export class OrderUpdateService {
         });
       }
     }
-    return { changes, history, problems };
+    return { changes, payment, history, problems };
   }
 
   private async detail(manager: EntityManager, order: OrderEntity): Promise<OrderResponseDto> {

@@ -1,9 +1,16 @@
-import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs/common';
+import {
+  forwardRef,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+} from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AccountModule } from '../account';
 import { EntityModule } from '../entity';
 import { NotificationModule } from '../notification';
+import { paymentModule } from '../payment';
 import { TeamModule } from '../team';
 import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -16,6 +23,7 @@ import { OrderPlacementService } from './order-placement.service';
 import { OrderUpdateService } from './order-update.service';
 import { OrderController } from './order.controller';
 import { OrderRepository } from './order.repository';
+import { PaymentChangeListener } from './payment-change.listener';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderNotifyListener } from './realtime/order-notify.listener';
 import { OrderStreamHub } from './realtime/order-stream.hub';
@@ -27,7 +35,8 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * mails an order sends.
  */
 @Module({
-  imports: [AccountModule, EntityModule, NotificationModule, TeamModule],
+  // The payment module implements this module's `OrderPayments` port.
+  imports: [AccountModule, EntityModule, NotificationModule, TeamModule, forwardRef(paymentModule)],
   controllers: [OrderController, OrderGuestController, OrderInboxController],
   providers: [
     {
@@ -45,10 +54,12 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderStreamHub,
     OrderNotifyListener,
     OrderEventBus,
+    PaymentChangeListener,
   ],
   // For modules that react to order changes (outbound webhooks, payments): the
-  // change listeners, the owner's view of an order and the order rows.
-  exports: [OrderEventBus, OrderInboxService, OrderRepository],
+  // change listeners, the owner's view of an order, the order rows and the
+  // guests' order tokens.
+  exports: [OrderEventBus, OrderTokens, OrderInboxService, OrderRepository],
 })
 export class OrderModule implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Orders');

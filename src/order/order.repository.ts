@@ -6,6 +6,7 @@ import type { FulfilmentType } from './domain/fulfilment-type';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
 import type { PaymentCollect } from '../payment';
+import type { PaymentColumn } from '../payment';
 import {
   EVENT_COLUMNS,
   LINE_COLUMNS,
@@ -85,7 +86,10 @@ export interface NewOrderEvent {
   actor: OrderActor;
 }
 
-/** The columns an update may change: status, note, and the payment's columns. */
+/**
+ * The columns an order update may change. The payment's columns are not among
+ * them: the payment module alone writes those, through its transitions.
+ */
 export type OrderChanges = Partial<
   Omit<
     OrderEntity,
@@ -96,6 +100,8 @@ export type OrderChanges = Partial<
     | 'onpremiseData'
     | 'paymentInstructions'
     | 'pricingRates'
+    | 'paymentCollect'
+    | PaymentColumn
   >
 >;
 

@@ -8,12 +8,12 @@ import { isUuid } from '../common/uuid';
 import {
   GuestOrderResponseDto,
   OrderEntity,
-  OrderRepository,
   OrderResponseDto,
   OrderTokens,
   toGuestOrderResponse,
   toOrderResponse,
 } from '../order';
+import { OrderRepository } from '../order';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { AccessPolicy } from '../team';
 

@@ -3,48 +3,28 @@ import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { EntityService } from '../entity';
 import { ApiError } from '../http/api-error';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
 import {
   GuestOrderResponseDto,
+  ManualPaymentStatus,
+  OrderActor,
   OrderEntity,
   OrderEventBus,
   OrderEventEntity,
+  offeredProviderEntry,
   OrderPayments,
-  OrderRepository,
   PaymentPlan,
   PaymentPlanInput,
+  PublishOrderEvent,
 } from '../order';
 import { menuCurrencyCode, toMinorUnits } from './domain/currency';
 import { SETTLED_STATES } from './domain/payment-state';
 import { OrderAccess } from './order-access';
 import { paymentsTotal } from './payment-metrics';
-import { PaymentTransitions } from './payment-transitions.service';
+import { PaymentChanges, PaymentTransitions } from './payment-transitions.service';
+import { PaymentRepository } from './payment.repository';
 import { PaymentProviders } from './providers/payment-providers';
-
-/** The menu's entry for one provider, in either shape menus store their providers. */
-export function menuProviderEntry(
-  providers: unknown,
-  name: string,
-): Record<string, unknown> | null {
-  if (Array.isArray(providers)) {
-    for (const entry of providers) {
-      if (!entry || typeof entry !== 'object') continue;
-      const record = entry as Record<string, unknown>;
-      const named = ['provider', 'key', 'name', 'id', 'slug', 'type', 'value'].some(
-        (field) => typeof record[field] === 'string' && record[field].trim().toLowerCase() === name,
-      );
-      if (named) return record;
-    }
-    return null;
-  }
-  if (providers && typeof providers === 'object') {
-    for (const [key, value] of Object.entries(providers)) {
-      if (key.trim().toLowerCase() === name && value && typeof value === 'object') {
-        return value as Record<string, unknown>;
-      }
-    }
-  }
-  return null;
-}
 
 /**
  * How an order's payment is collected, and its checkouts: planned inside the
@@ -59,11 +39,12 @@ export class PaymentCheckoutService extends OrderPayments {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly providers: PaymentProviders,
-    private readonly orders: OrderRepository,
+    private readonly payments: PaymentRepository,
     private readonly events: OrderEventBus,
     private readonly transitions: PaymentTransitions,
     private readonly entities: EntityService,
     private readonly access: OrderAccess,
+    private readonly clock: Clock,
   ) {
     super();
   }
@@ -75,7 +56,10 @@ export class PaymentCheckoutService extends OrderPayments {
     const currency =
       code ?? (typeof ticker === 'string' && ticker.trim() ? ticker.trim().slice(0, 32) : null);
     if (provider.collect === 'offline') {
-      const entry = menuProviderEntry(input.menu.menu_checkout_payments_providers, provider.name);
+      const entry = offeredProviderEntry(
+        input.menu.menu_checkout_payments_providers,
+        provider.name,
+      );
       return {
         collect: 'offline',
         instructions: provider.instructions(entry),
@@ -112,6 +96,24 @@ export class PaymentCheckoutService extends OrderPayments {
     );
   }
 
+  async recordManualPayment(
+    manager: EntityManager,
+    publish: PublishOrderEvent,
+    order: OrderEntity,
+    status: ManualPaymentStatus,
+    by: { actor: OrderActor; userUuid: string },
+  ): Promise<OrderEntity> {
+    const changes: PaymentChanges =
+      status === 'paid'
+        ? { paymentState: 'paid', amountPaid: order.amount, paidAt: this.clock.now() }
+        : { paymentState: 'refunded', amountRefunded: order.amountPaid };
+    const result = await this.transitions.apply(manager, publish, order, changes, {
+      ...by,
+      notify: false,
+    });
+    return result.order;
+  }
+
   async openCheckout(
     order: OrderEntity,
     businessExtra: Record<string, unknown>,
@@ -126,9 +128,9 @@ export class PaymentCheckoutService extends OrderPayments {
     businessExtra: Record<string, unknown>,
   ): Promise<{ order: OrderEntity; events: OrderEventEntity[] } | null> {
     const reference = await this.events.transaction(async (manager) => {
-      const locked = await this.orders.findForUpdate(manager, order.uuid);
+      const locked = await this.payments.lockOrder(manager, order.uuid);
       if (!locked || SETTLED_STATES.includes(locked.paymentState)) return null;
-      const updated = await this.orders.updateOrder(manager, locked.uuid, {
+      const updated = await this.payments.updatePayment(manager, locked.uuid, {
         paymentAttempts: locked.paymentAttempts + 1,
       });
       return `${updated.orderReference}-${updated.paymentAttempts}`;
@@ -165,7 +167,7 @@ export class PaymentCheckoutService extends OrderPayments {
       this.logger.warn(`Checkout ${reference} not opened: ${outcome.error}`);
     }
     return this.events.transaction(async (manager, publish) => {
-      const locked = (await this.orders.findForUpdate(manager, order.uuid))!;
+      const locked = (await this.payments.lockOrder(manager, order.uuid))!;
       // A webhook for an earlier checkout may have settled the order meanwhile.
       if (SETTLED_STATES.includes(locked.paymentState)) return { order: locked, events: [] };
       return this.transitions.apply(

@@ -9,7 +9,6 @@ import {
   GuestOrderResponseDto,
   OrderEntity,
   OrderEventBus,
-  OrderRepository,
   OrderResponseDto,
   PublishOrderEvent,
 } from '../order';
@@ -40,7 +39,6 @@ export class PaymentConfirmationService {
   constructor(
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentRepository,
-    private readonly orders: OrderRepository,
     private readonly events: OrderEventBus,
     private readonly transitions: PaymentTransitions,
     private readonly access: OrderAccess,
@@ -101,7 +99,7 @@ export class PaymentConfirmationService {
       throw ApiError.unprocessable(outcome.error, [{ field: 'payment', message: outcome.error }]);
     }
     await this.applyCharge(provider, outcome.charge, 'verify');
-    const current = await this.orders.findByUuid(order.uuid);
+    const current = await this.payments.findOrder(order.uuid);
     return this.access.detailFor(viewer, current ?? order);
   }
 

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
 import { Money } from '../common/money';
-import { OrderEventBus, OrderRepository } from '../order';
+import { OrderEventBus } from '../order';
 import { toMinorUnits } from './domain/currency';
 import { refundedState } from './payment-refund.service';
 import { PaymentRepository } from './payment.repository';
@@ -35,7 +35,6 @@ export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDes
     private readonly dataSource: DataSource,
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentRepository,
-    private readonly orders: OrderRepository,
     private readonly events: OrderEventBus,
     private readonly transitions: PaymentTransitions,
     private readonly clock: Clock,
@@ -79,7 +78,7 @@ export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDes
     refund: { uuid: string; orderUuid: string; amount: string },
     giveUp: boolean,
   ): Promise<boolean> {
-    const order = await this.orders.findByUuid(refund.orderUuid);
+    const order = await this.payments.findOrder(refund.orderUuid);
     if (!order) return false;
     const lookup: RefundLookupOutcome = await this.providers
       .get(order.paymentProcessor)
@@ -91,7 +90,7 @@ export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDes
       });
     if (!lookup.ok && !giveUp) return false;
     return this.events.transaction(async (manager, publish) => {
-      const locked = await this.orders.findForUpdate(manager, order.uuid);
+      const locked = await this.payments.lockOrder(manager, order.uuid);
       if (!locked || !(await this.payments.isPending(manager, refund.uuid))) return false;
       const id = lookup.ok ? lookup.refundId : null;
       if (!id) {

@@ -4,7 +4,7 @@ import { AccessPolicy } from '../team';
 import { ApiError } from '../http/api-error';
 import { Money, parsePrice } from '../common/money';
 import { isUuid } from '../common/uuid';
-import { OrderEntity, OrderEventBus, OrderRepository, OrderResponseDto } from '../order';
+import { OrderEntity, OrderEventBus, OrderResponseDto } from '../order';
 import { toMinorUnits } from './domain/currency';
 import { stateAfterRefund } from './domain/payment-state';
 import { RefundOrderDto } from './dto/refund-order.dto';
@@ -37,7 +37,6 @@ export class PaymentRefundService {
   constructor(
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentRepository,
-    private readonly orders: OrderRepository,
     private readonly events: OrderEventBus,
     private readonly transitions: PaymentTransitions,
     private readonly access: OrderAccess,
@@ -51,7 +50,7 @@ export class PaymentRefundService {
   ): Promise<OrderResponseDto> {
     if (!isUuid(orderId)) throw ApiError.notFound('The order does not exist.');
     const started = await this.events.transaction(async (manager, publish) => {
-      const order = await this.orders.findForUpdate(manager, orderId.toLowerCase());
+      const order = await this.payments.lockOrder(manager, orderId.toLowerCase());
       if (!order) throw ApiError.notFound('The order does not exist.');
       const role = await this.policy.requireAccess(
         user,
@@ -121,7 +120,7 @@ export class PaymentRefundService {
       reason: dto.reason?.trim() || null,
     });
     const answer = await this.events.transaction(async (manager, publish) => {
-      const locked = (await this.orders.findForUpdate(manager, order.uuid))!;
+      const locked = (await this.payments.lockOrder(manager, order.uuid))!;
       // Settled meanwhile by the check for refunds a stopped process left pending.
       if (!(await this.payments.isPending(manager, refundUuid))) {
         return this.access.detail(locked, manager);

@@ -1,41 +1,29 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import {
-  OrderActor,
-  OrderChanges,
-  OrderEntity,
-  OrderEventEntity,
-  OrderRepository,
-  PublishOrderEvent,
-} from '../order';
-import { NotificationRepository } from '../notification';
-import { mirroredPaymentStatus, NOTIFIED_STATES, PaymentState } from './domain/payment-state';
+import { OrderActor, OrderEntity, OrderEventEntity, PublishOrderEvent } from '../order';
+import { mirroredPaymentStatus, NOTIFIED_STATES } from './domain/payment-state';
+import { PaymentColumns } from './payment-columns';
+import { PaymentEvents } from './payment-events';
 import { paymentsTotal } from './payment-metrics';
+import { PaymentRepository } from './payment.repository';
 
-export type PaymentChanges = OrderChanges;
-
-const NOTIFICATION_TITLE: Partial<Record<PaymentState, string>> = {
-  paid: 'Payment received',
-  overpaid: 'Paid more than once',
-  failed: 'Payment failed',
-  mismatch: 'Payment does not match the order',
-  partially_refunded: 'Part of the payment refunded',
-  refunded: 'Payment refunded',
-};
+/** What a transition writes: the payment's columns other than the mirrored `payment_status`. */
+export type PaymentChanges = Omit<PaymentColumns, 'paymentStatus'>;
 
 /**
  * Writes a change of an order's payment, in the caller's transaction (which
  * holds the order's row lock): the new columns, `payment_status` mirrored,
- * a history entry (field `payment`) when the state changes, and — for
- * paid, failed, mismatch and refunds — the owner's notification and an
- * `order.updated` event with change `payment` (the stream and outbound
- * webhooks). Opening a checkout (unpaid → pending) is only recorded.
+ * and — when the state changes — a `payment.changed` event, which the order
+ * module turns into a history entry (field `payment`), the owner's
+ * notification and an `order.updated` announcement with change `payment`
+ * (the stream and outbound webhooks) for paid, failed, mismatch and refunds.
+ * Opening a checkout (unpaid → pending) is only recorded.
  */
 @Injectable()
 export class PaymentTransitions {
   constructor(
-    private readonly orders: OrderRepository,
-    private readonly notifications: NotificationRepository,
+    private readonly payments: PaymentRepository,
+    private readonly events: PaymentEvents,
   ) {}
 
   async apply(
@@ -43,45 +31,31 @@ export class PaymentTransitions {
     publish: PublishOrderEvent,
     order: OrderEntity,
     changes: PaymentChanges,
-    by: { actor: OrderActor; userUuid: string | null; always?: boolean },
+    by: { actor: OrderActor; userUuid: string | null; always?: boolean; notify?: boolean },
   ): Promise<{ order: OrderEntity; events: OrderEventEntity[] }> {
     const to = changes.paymentState ?? order.paymentState;
     const from = order.paymentState;
-    const updated = await this.orders.updateOrder(manager, order.uuid, {
+    const updated = await this.payments.updatePayment(manager, order.uuid, {
       ...changes,
       paymentStatus: mirroredPaymentStatus(to),
     });
     // `always`: money moved without a change of state (a third charge of an
     // overpaid order), which the history and the owner must still hear about.
     if (to === from && !by.always) return { order: updated, events: [] };
-    const events = await this.orders.insertEvents(manager, order.uuid, [
-      { field: 'payment', fromValue: from, toValue: to, actorUuid: by.userUuid, actor: by.actor },
-    ]);
-    if (NOTIFIED_STATES.includes(to)) {
-      paymentsTotal.inc({ result: to });
-      const currency = updated.currency ? ` ${updated.currency}` : '';
-      await this.notifications.insert(manager, {
-        userUuid: updated.ownerUuid,
-        kind: 'order.payment_changed',
-        title: `${NOTIFICATION_TITLE[to]}: order ${updated.orderReference}`,
-        body:
-          to === 'mismatch'
-            ? (updated.paymentError ?? 'The provider reported another amount or currency.')
-            : to === 'overpaid'
-              ? `The guest paid ${updated.amountPaid}${currency} through more than one checkout for an order of ${updated.amount}${currency}; refund the difference.`
-              : `Paid ${updated.amountPaid}${currency}, refunded ${updated.amountRefunded}${currency} of ${updated.amount}${currency}.`,
-        data: {
-          order_uuid: updated.uuid,
-          order_reference: updated.orderReference,
-          business_uuid: updated.businessUuid,
-          payment_status: to,
-          amount_paid: updated.amountPaid,
-          amount_refunded: updated.amountRefunded,
-          currency: updated.currency,
-        },
-      });
-      await publish('order.updated', updated, ['payment']);
-    }
+    const announced = NOTIFIED_STATES.includes(to);
+    const events = await this.events.publish(manager, publish, {
+      type: 'payment.changed',
+      order: updated,
+      from,
+      to,
+      actor: by.actor,
+      userUuid: by.userUuid,
+      announced,
+      // `notify: false`: the owner or their team set it by hand; they are not
+      // told what they did themselves.
+      notifyOwner: announced && by.notify !== false,
+    });
+    if (announced) paymentsTotal.inc({ result: to });
     return { order: updated, events };
   }
 }

@@ -1,11 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { forwardRef, Module } from '@nestjs/common';
 import { TeamModule } from '../team';
-import { AppConfig } from '../config/config';
-import { APP_CONFIG } from '../config/config.module';
 import { EntityModule } from '../entity';
-import { OrderModule, OrderPayments, OrderTokens } from '../order';
-import { NotificationModule } from '../notification';
+import { OrderModule, OrderPayments } from '../order';
 import { OrderAccess } from './order-access';
+import { PaymentEvents } from './payment-events';
 import { PaymentCheckoutService } from './payment-checkout.service';
 import { PaymentConfirmationService } from './payment-confirmation.service';
 import { PaymentController } from './payment.controller';
@@ -18,16 +16,17 @@ import { PaymentProviders } from './providers/payment-providers';
 /**
  * Payments of orders: one provider interface, the providers by name
  * (`cash`, `bank_transfer`, `paystack`), checkouts, confirmations from
- * webhooks and verify calls, and refunds. Global so that order placement can
- * ask for `OrderPayments` without the order module depending on this one.
+ * webhooks and verify calls, and refunds. The order module owns the
+ * `OrderPayments` port and this module implements it; the two modules import
+ * each other through forward references.
  */
-@Global()
 @Module({
-  imports: [OrderModule, EntityModule, NotificationModule, TeamModule],
+  imports: [forwardRef(() => OrderModule), EntityModule, TeamModule],
   controllers: [PaymentController],
   providers: [
     PaymentProviders,
     PaymentRepository,
+    PaymentEvents,
     PaymentTransitions,
     PaymentCheckoutService,
     PaymentConfirmationService,
@@ -35,12 +34,7 @@ import { PaymentProviders } from './providers/payment-providers';
     PaymentRefundSettler,
     OrderAccess,
     { provide: OrderPayments, useExisting: PaymentCheckoutService },
-    {
-      provide: OrderTokens,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => new OrderTokens(config.jwtSecret),
-    },
   ],
-  exports: [OrderPayments],
+  exports: [OrderPayments, PaymentEvents],
 })
 export class PaymentModule {}

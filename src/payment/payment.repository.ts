@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { OrderEntity } from '../order';
 import { PaymentRefundEntity, RefundStatus } from './entities';
+import { PAYMENT_COLUMNS, PaymentColumns } from './payment-columns';
 
 export interface NewProviderEvent {
   provider: string;
@@ -13,9 +14,41 @@ export interface NewProviderEvent {
   detail: Record<string, unknown>;
 }
 
-/** All SQL of provider events and refunds, in the caller's transaction. */
+/**
+ * All SQL of payments: the payment columns of orders (this repository is
+ * their only writer), provider events and refunds, in the caller's
+ * transaction.
+ */
 @Injectable()
 export class PaymentRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async findOrder(uuid: string): Promise<OrderEntity | null> {
+    return this.dataSource.manager.findOneBy(OrderEntity, { uuid });
+  }
+
+  /** The order with its row locked until the transaction ends, so payment changes queue up. */
+  async lockOrder(manager: EntityManager, uuid: string): Promise<OrderEntity | null> {
+    return manager.findOne(OrderEntity, { where: { uuid }, lock: { mode: 'pessimistic_write' } });
+  }
+
+  /**
+   * Writes payment columns of an order and answers the order as stored. Only
+   * the payment columns named are written, whatever else the object holds.
+   */
+  async updatePayment(
+    manager: EntityManager,
+    uuid: string,
+    changes: PaymentColumns,
+  ): Promise<OrderEntity> {
+    const set: Record<string, unknown> = {};
+    for (const column of PAYMENT_COLUMNS) {
+      if (changes[column] !== undefined) set[column] = changes[column];
+    }
+    if (Object.keys(set).length) await manager.update(OrderEntity, { uuid }, set);
+    return manager.findOneByOrFail(OrderEntity, { uuid });
+  }
+
   /**
    * The order a checkout reference belongs to, locked until the transaction
    * ends. References are `<order reference>-<attempt>`; an attempt that was

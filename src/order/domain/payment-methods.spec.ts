@@ -1,4 +1,4 @@
-import { isPaymentOffered, offeredProviders } from './payment-methods';
+import { isPaymentOffered, offeredProviderEntry, offeredProviders } from './payment-methods';
 
 describe('payment methods offered by a menu (rule 1)', () => {
   it('always allows cash, even with nothing configured', () => {
@@ -31,5 +31,26 @@ describe('payment methods offered by a menu (rule 1)', () => {
     expect(offeredProviders({ paystack: null, bank_transfer: true })).toEqual(
       new Set(['bank_transfer']),
     );
+  });
+
+  it("never takes a switched-off entry's details, and takes the first entry switched on", () => {
+    const old = { provider: 'bank_transfer', enabled: false, account_number: '111' };
+    const current = { provider: 'bank_transfer', account_number: '222' };
+    expect(offeredProviderEntry([old, current], 'bank_transfer')).toBe(current);
+    expect(offeredProviderEntry([old], 'bank_transfer')).toBeNull();
+    expect(
+      offeredProviderEntry({ bank_transfer: { enabled: false, bank_name: 'X' } }, 'bank_transfer'),
+    ).toBeNull();
+    expect(offeredProviderEntry({ Bank_Transfer: current }, 'bank_transfer')).toBe(current);
+    expect(offeredProviderEntry([current, { provider: 'bank_transfer' }], 'bank_transfer')).toBe(
+      current,
+    );
+  });
+
+  it('offers a provider named without details, with no entry', () => {
+    expect(isPaymentOffered('bank_transfer', { bank_transfer: true })).toBe(true);
+    expect(offeredProviderEntry({ bank_transfer: true }, 'bank_transfer')).toBeNull();
+    expect(offeredProviderEntry(['bank_transfer'], 'bank_transfer')).toBeNull();
+    expect(offeredProviderEntry({ paystack: {} }, 'bank_transfer')).toBeNull();
   });
 });

@@ -20,31 +20,62 @@ function isDisabled(value: unknown): boolean {
 }
 
 /**
- * The providers a menu offers at checkout, from `menu_checkout_payments_providers`
- * in either shape the clients store: an array of names or of
- * objects naming their provider, or an object keyed by provider (the owner
- * client's `{ "paystack": {...}, "bank_transfer": {...} }`). An entry set to
- * false, null or `{ enabled: false }` is not offered.
+ * The providers a menu offers at checkout, each with the menu's entry for it,
+ * from `menu_checkout_payments_providers` in either shape the clients store:
+ * an array of names or of objects naming their provider, or an object keyed
+ * by provider (the owner client's `{ "paystack": {...}, "bank_transfer": {...} }`).
+ * An entry set to false, null or `{ enabled: false }` is not offered, and its
+ * details (bank transfer instructions, say) are never used; when several
+ * entries name one provider, the first one switched on is its entry. A
+ * provider named without details (a bare name, `true`) has a null entry.
  */
-export function offeredProviders(providers: unknown): Set<string> {
-  const offered = new Set<string>();
+export function offeredProviderEntries(
+  providers: unknown,
+): Map<string, Record<string, unknown> | null> {
+  const offered = new Map<string, Record<string, unknown> | null>();
+  const offer = (name: string, entry: unknown) => {
+    const key = normalise(name);
+    if (offered.has(key)) return;
+    offered.set(
+      key,
+      entry && typeof entry === 'object' && !Array.isArray(entry)
+        ? (entry as Record<string, unknown>)
+        : null,
+    );
+  };
   if (Array.isArray(providers)) {
     for (const entry of providers) {
       if (typeof entry === 'string') {
-        offered.add(normalise(entry));
+        offer(entry, null);
       } else if (entry && typeof entry === 'object' && !isDisabled(entry)) {
         for (const field of NAME_FIELDS) {
           const name = (entry as Record<string, unknown>)[field];
-          if (typeof name === 'string') offered.add(normalise(name));
+          if (typeof name === 'string') offer(name, entry);
         }
       }
     }
   } else if (providers && typeof providers === 'object') {
     for (const [name, value] of Object.entries(providers)) {
-      if (!isDisabled(value)) offered.add(normalise(name));
+      if (!isDisabled(value)) offer(name, value);
     }
   }
   return offered;
+}
+
+/** The names of the providers a menu offers (see `offeredProviderEntries`). */
+export function offeredProviders(providers: unknown): Set<string> {
+  return new Set(offeredProviderEntries(providers).keys());
+}
+
+/**
+ * The menu's entry for a provider it offers: null when the menu does not
+ * offer it, offers it switched off, or names it without details.
+ */
+export function offeredProviderEntry(
+  providers: unknown,
+  name: string,
+): Record<string, unknown> | null {
+  return offeredProviderEntries(providers).get(normalise(name)) ?? null;
 }
 
 /** Rule 1: cash is always possible; any other method must be offered by the menu. */

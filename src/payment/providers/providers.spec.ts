@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { menuProviderEntry } from '../payment-checkout.service';
+import { offeredProviderEntry } from '../../order/domain/payment-methods';
 import { BankTransferProvider } from './bank-transfer.provider';
 import { PaystackProvider } from './paystack.provider';
 
@@ -60,11 +60,11 @@ describe('bank transfer instructions', () => {
   };
 
   it('finds the entry in an object keyed by provider or in an array naming it', () => {
-    expect(menuProviderEntry({ bank_transfer: entry }, 'bank_transfer')).toBe(entry);
-    expect(menuProviderEntry([{ provider: 'bank_transfer', ...entry }], 'bank_transfer')).toEqual(
-      expect.objectContaining({ bank_name: 'Test Bank' }),
-    );
-    expect(menuProviderEntry(['bank_transfer'], 'bank_transfer')).toBeNull();
+    expect(offeredProviderEntry({ bank_transfer: entry }, 'bank_transfer')).toBe(entry);
+    expect(
+      offeredProviderEntry([{ provider: 'bank_transfer', ...entry }], 'bank_transfer'),
+    ).toEqual(expect.objectContaining({ bank_name: 'Test Bank' }));
+    expect(offeredProviderEntry(['bank_transfer'], 'bank_transfer')).toBeNull();
   });
 
   it('shows what the owner wrote, and only the instruction fields', () => {
