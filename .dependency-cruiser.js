@@ -12,6 +12,7 @@ const MODULES = [
   'notification',
   'order',
   'payment',
+  'report',
   'team',
   'webhook',
 ];

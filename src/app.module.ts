@@ -18,6 +18,7 @@ import { OrderModule } from './order/order.module';
 import { PaymentModule } from './payment/payment.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { ReportModule } from './report';
 import { TeamModule } from './team';
 import { WebhookModule } from './webhook/webhook.module';
 import { createValidationPipe } from './http/validation';
@@ -47,6 +48,7 @@ export class AppModule {
         OrderModule,
         WebhookModule,
         PaymentModule,
+        ReportModule,
         ...extraModules,
       ],
       providers: [

@@ -69,6 +69,9 @@ export const OPERATION_FLOW: readonly string[] = [
   'listMembers',
   'changeMemberRole',
   'removeMember',
+  // reports
+  'getSalesReport',
+  'getItemsReport',
   // files
   'createUploadUrls',
   'createUploadUrlsAws',
