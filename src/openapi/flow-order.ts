@@ -72,6 +72,7 @@ export const OPERATION_FLOW: readonly string[] = [
   // reports
   'getSalesReport',
   'getItemsReport',
+  'exportOrdersCsv',
   // files
   'createUploadUrls',
   'createUploadUrlsAws',

@@ -1102,6 +1102,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/svc/businesses/{business_uuid}/orders.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every order of a period as CSV.
+         * @description RFC 4180, UTF-8, a header row, sent as an attachment named
+         *     `orders-<from>-<to>.csv`, oldest order first, every status included. Columns: order_reference,
+         *     uuid, created_at (local, with its offset), status, payment_processor, payment_status,
+         *     fulfilment_type, requested_time, customer_email_address, customer_phone_number,
+         *     items_subtotal, delivery_fee, discount, discount_code, service_charge, tax, tip, total,
+         *     refunded; with `lines=true` one row per order line, followed by item_uuid, title_name, options,
+         *     quantity, unit_price_amount, line_total. A cell beginning with `=`, `+`, `-`, `@`, a tab or a
+         *     carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. Streamed
+         *     as it is read: any number of orders.
+         */
+        get: operations["exportOrdersCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/svc/file-manager/cloud/upload-url": {
         parameters: {
             query?: never;
@@ -5979,6 +6007,81 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    exportOrdersCsv: {
+        parameters: {
+            query: {
+                /** @description The first local day of the period (YYYY-MM-DD), counted. */
+                from: string;
+                /** @description The last local day of the period (YYYY-MM-DD), counted; at most 366 days after `from` with both counted. */
+                to: string;
+                /** @description `true`: one row per order line (the order's columns repeated) instead of one per order. */
+                lines?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
