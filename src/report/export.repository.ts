@@ -59,7 +59,7 @@ const ORDER_SELECT = `
     FROM orders o`;
 
 /** The whole period in (created_at, uuid) order: the order of orders_business_created_idx. */
-const CURSOR_SQL = `${ORDER_SELECT} WHERE ${IN_PERIOD} ORDER BY o.created_at, o.uuid`;
+export const CURSOR_SQL = `${ORDER_SELECT} WHERE ${IN_PERIOD} ORDER BY o.created_at, o.uuid`;
 
 /** The next batch after ($4, $5) in the same order, for the embedded database. */
 const KEYSET_SQL = `${ORDER_SELECT}

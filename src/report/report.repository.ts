@@ -50,13 +50,24 @@ export interface ItemRow {
   options: Array<{ group: string; option: string; option_title: string | null; count: number }>;
 }
 
-/** The key of an order's bucket, in the session's (the business's) time zone. */
+/**
+ * The key of an order's bucket, in the session's (the business's) time
+ * zone: a date or a number, cheap to compute per row; its text is written
+ * once per bucket (KEY_TEXT).
+ */
 const ORDER_KEY: Record<GroupBy, string> = {
-  day: `to_char(o.created_at, 'YYYY-MM-DD')`,
+  day: `o.created_at::date`,
   // Whole hours since the period began: a day with a clock change has 23 or 25 of them.
-  hour: `floor((extract(epoch FROM o.created_at) - extract(epoch FROM ${PERIOD_START})) / 3600)::int::text`,
-  weekday: `extract(isodow FROM o.created_at)::int::text`,
-  month: `to_char(o.created_at, 'YYYY-MM')`,
+  hour: `floor((extract(epoch FROM o.created_at) - extract(epoch FROM ${PERIOD_START})) / 3600)::int`,
+  weekday: `extract(isodow FROM o.created_at)::int`,
+  month: `date_trunc('month', o.created_at)`,
+};
+
+const KEY_TEXT: Record<GroupBy, string> = {
+  day: `to_char(s.k, 'YYYY-MM-DD')`,
+  hour: 's.k::text',
+  weekday: 's.k::text',
+  month: `to_char(s.k, 'YYYY-MM')`,
 };
 
 /** The period's bounds in the bucket queries, which take only ($1 first day, $2 last day). */
@@ -85,41 +96,49 @@ const BUCKETS: Record<GroupBy, string> = {
            ORDER BY m`,
 };
 
-const money = (expression: string) =>
-  `COALESCE(sum(${expression}) FILTER (WHERE s.sale), 0)::numeric(20,2)`;
+const money = (column: string) =>
+  `COALESCE(sum(s.${column}) FILTER (WHERE s.sale), 0)::numeric(20,2)`;
 
 /**
- * Sums as numeric (exact), read back as text. One scan of the period's
- * orders feeds every grouping at once (grouping sets).
+ * Sums as numeric (exact), read back as text. The period's orders are
+ * scanned once and summed per (bucket, processor, fulfilment type, status),
+ * a few thousand groups at most; the grouping sets (per bucket, per
+ * processor, per type, the whole period) then add up those groups, not the
+ * orders again.
  */
-function figuresSql(groupBy: GroupBy): string {
+export function figuresSql(groupBy: GroupBy): string {
   return `
     SELECT CASE WHEN GROUPING(s.k) = 0 THEN 'bucket'
                 WHEN GROUPING(s.payment_processor) = 0 THEN 'processor'
                 WHEN GROUPING(s.fulfilment_type) = 0 THEN 'fulfilment'
                 ELSE 'total' END AS grouping,
-           COALESCE(s.k, s.payment_processor, s.fulfilment_type) AS key,
-           (count(*) FILTER (WHERE s.sale))::int AS orders,
-           (count(*) FILTER (WHERE s.status IN (${sqlList(OPEN_STATUSES)})))::int AS open_orders,
-           (count(*) FILTER (WHERE s.status IN (${sqlList(LOST_STATUSES)})))::int AS lost_orders,
-           ${money('s.items_subtotal')} AS items_subtotal,
-           ${money('s.discount')} AS discount,
-           ${money('s.service_charge')} AS service_charge,
-           ${money('s.tax')} AS tax,
-           ${money('s.tip')} AS tip,
-           ${money('s.delivery_fee')} AS delivery_fee,
-           ${money('s.amount')} AS total,
-           ${money('s.amount_refunded')} AS refunded,
-           ${money('s.amount - s.amount_refunded')} AS net,
+           COALESCE(${KEY_TEXT[groupBy]}, s.payment_processor, s.fulfilment_type) AS key,
+           COALESCE(sum(s.n) FILTER (WHERE s.sale), 0)::int AS orders,
+           COALESCE(sum(s.n) FILTER (WHERE s.status IN (${sqlList(OPEN_STATUSES)})), 0)::int
+             AS open_orders,
+           COALESCE(sum(s.n) FILTER (WHERE s.status IN (${sqlList(LOST_STATUSES)})), 0)::int
+             AS lost_orders,
+           ${money('items_subtotal')} AS items_subtotal,
+           ${money('discount')} AS discount,
+           ${money('service_charge')} AS service_charge,
+           ${money('tax')} AS tax,
+           ${money('tip')} AS tip,
+           ${money('delivery_fee')} AS delivery_fee,
+           ${money('amount')} AS total,
+           ${money('amount_refunded')} AS refunded,
+           COALESCE(sum(s.amount - s.amount_refunded) FILTER (WHERE s.sale), 0)::numeric(20,2) AS net,
            COALESCE(round(sum(s.amount) FILTER (WHERE s.sale)
-                          / NULLIF(count(*) FILTER (WHERE s.sale), 0), 2), 0)::numeric(20,2)
+                          / NULLIF(sum(s.n) FILTER (WHERE s.sale), 0), 2), 0)::numeric(20,2)
              AS average_order
-      FROM (SELECT ${ORDER_KEY[groupBy]} AS k, o.status, o.payment_processor, o.fulfilment_type,
-                   o.items_subtotal, o.discount, o.service_charge, o.tax, o.tip, o.delivery_fee,
-                   o.amount, o.amount_refunded,
-                   o.status IN (${sqlList(SALE_STATUSES)}) AS sale
+      FROM (SELECT ${ORDER_KEY[groupBy]} AS k, o.payment_processor, o.fulfilment_type, o.status,
+                   o.status IN (${sqlList(SALE_STATUSES)}) AS sale, count(*) AS n,
+                   sum(o.items_subtotal) AS items_subtotal, sum(o.discount) AS discount,
+                   sum(o.service_charge) AS service_charge, sum(o.tax) AS tax, sum(o.tip) AS tip,
+                   sum(o.delivery_fee) AS delivery_fee, sum(o.amount) AS amount,
+                   sum(o.amount_refunded) AS amount_refunded
               FROM orders o
-             WHERE ${IN_PERIOD}) AS s
+             WHERE ${IN_PERIOD}
+             GROUP BY 1, 2, 3, 4) AS s
      GROUP BY GROUPING SETS ((s.k), (s.payment_processor), (s.fulfilment_type), ())`;
 }
 
@@ -129,7 +148,7 @@ function figuresSql(groupBy: GroupBy): string {
  * order_lines_order_position_key), the top items by revenue, then the
  * options chosen on those items' lines.
  */
-const ITEMS_SQL = `
+export const ITEMS_SQL = `
   WITH sold AS MATERIALIZED (
     SELECT l.item_uuid, l.order_uuid, l.position, l.title_name, l.quantity, l.line_total,
            l.options, o.created_at
@@ -147,7 +166,7 @@ const ITEMS_SQL = `
      GROUP BY item_uuid
      ORDER BY revenue DESC, quantity DESC, item_uuid
      LIMIT $4
-  ), chosen AS (
+  ), chosen AS MATERIALIZED (
     SELECT s.item_uuid, opt->>'group' AS "group", opt->>'option' AS option,
            (array_agg(opt->>'option_title' ORDER BY s.created_at DESC))[1] AS option_title,
            sum(s.quantity) AS count
@@ -156,14 +175,17 @@ const ITEMS_SQL = `
      CROSS JOIN LATERAL jsonb_array_elements(
              CASE WHEN jsonb_typeof(s.options) = 'array' THEN s.options ELSE '[]'::jsonb END) AS opt
      GROUP BY s.item_uuid, opt->>'group', opt->>'option'
+  ), options AS (
+    SELECT item_uuid, json_agg(json_build_object('group', "group", 'option', option,
+                                 'option_title', option_title, 'count', count)
+                                 ORDER BY count DESC, "group", option) AS options
+      FROM chosen
+     GROUP BY item_uuid
   )
   SELECT t.item_uuid::text AS item_uuid, t.title_name, t.quantity::text AS quantity,
-         t.revenue::text AS revenue, t.orders,
-         COALESCE((SELECT json_agg(json_build_object('group', c."group", 'option', c.option,
-                                   'option_title', c.option_title, 'count', c.count)
-                                   ORDER BY c.count DESC, c."group", c.option)
-                     FROM chosen c WHERE c.item_uuid = t.item_uuid), '[]'::json) AS options
+         t.revenue::text AS revenue, t.orders, COALESCE(c.options, '[]'::json) AS options
     FROM top t
+    LEFT JOIN options c ON c.item_uuid = t.item_uuid
    ORDER BY t.revenue DESC, t.quantity DESC, t.item_uuid`;
 
 /** The report queries: all of their SQL. */
