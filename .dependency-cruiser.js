@@ -14,6 +14,7 @@ const MODULES = [
   'notification',
   'order',
   'payment',
+  'report',
   'team',
   'webhook',
 ];

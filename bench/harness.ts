@@ -86,6 +86,7 @@ import {
 } from './scenarios';
 import { FakePaystack } from '../test/support/fake-paystack';
 import { LONG_TAIL_BUSINESSES, primeLongTail, seed, Seeded, seedLongTail } from './seed';
+import { measureCsvExport, prepareReportOrders, reportPath } from './report-bench';
 import { LoadAnswer, LoadSpec, LoadSummary } from './types';
 
 async function load(loader: ChildProcess, name: string, spec: Request): Promise<LoadAnswer> {
@@ -148,6 +149,17 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
   const ceilingRef = row.ceiling && 'row' in row.ceiling ? row.ceiling : undefined;
   const drain = () => (row.drainOutbox ? waitForOutboxDrain(state.dbUrl) : Promise.resolve());
 
+  if (row.prepare === 'report orders') await prepareReportOrders(state.dbUrl, state.seeded);
+  const owner = { 'x-api-key': state.apiKey, authorization: `Bearer ${state.seeded.token}` };
+  const csv =
+    reported && row.measure === 'csv export'
+      ? await measureCsvExport(
+          state.service.base,
+          reportPath(NS, state.seeded, 'csv'),
+          owner,
+          state.service.child.pid!,
+        )
+      : undefined;
   if (reported && ceilingLoad && row.ceilingFirst) {
     measured.ceiling = await loadOf(state, ceilingLoad);
     await drain();
@@ -197,6 +209,8 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     targetRatio: row.targetRatio,
     ratioOf: row.ratioOf,
     targetP99Ms: row.targetP99Ms,
+    targetP50Ms: row.targetP50Ms,
+    csv,
     expectedStatus: row.expectedStatus,
     serviceRssAfterMiB: row.service ? peakRssMiB(state.service.child.pid) : undefined,
     ceilingRssAfterMiB:

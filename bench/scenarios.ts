@@ -15,6 +15,7 @@ import {
   Seeded,
   SeededItem,
 } from './seed';
+import { reportPath } from './report-bench';
 import { LoadSpec } from './types';
 
 export type Phase = 'cache off' | 'default cache';
@@ -24,7 +25,16 @@ export interface Load {
   name: string;
   /** The service, the ceiling, or the ceiling's floor (bare bytes from memory). */
   at: 'service' | 'ceiling' | 'floor';
-  request: 'storefront' | 'list' | 'order' | 'card order' | 'login' | 'long tail' | 'hot long tail';
+  request:
+    | 'storefront'
+    | 'list'
+    | 'order'
+    | 'card order'
+    | 'login'
+    | 'long tail'
+    | 'hot long tail'
+    | 'sales report'
+    | 'items report';
   /** Accept-Encoding as browsers send it, or If-None-Match with the storefront's current ETag. */
   headers?: 'gzip' | 'if-none-match';
 }
@@ -39,7 +49,7 @@ export interface Scenario {
   /** The row's id in the table. */
   id: string;
   /** The BENCH_ONLY name that selects it. */
-  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6';
+  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8';
   title: string;
   /** The service run the row is measured and reported in. */
   phase: Phase;
@@ -57,9 +67,12 @@ export interface Scenario {
   ratioOf?: string;
   targetRatio?: number;
   targetP99Ms?: number;
+  targetP50Ms?: number;
   expectedStatus?: number;
   /** Seed what the row reads before its service load. */
-  prepare?: 'long tail';
+  prepare?: 'long tail' | 'report orders';
+  /** A measure other than a load: P8's one download of the year's CSV. */
+  measure?: 'csv export';
   /** Count stored orders around the service load and compare them with its 201 answers. */
   orderCheck?: { into: 'orderCheck' | 'cardOrderCheck'; logAs: string };
   /** Wait for the outbox to send the placed orders' mails after each load. */
@@ -206,6 +219,36 @@ export const SCENARIOS: Scenario[] = [
     ratioTo: 'ceiling',
     ratioOf: 'the single hot storefront',
   },
+  {
+    // One connection: the time one report takes, not the time it waits behind others.
+    id: 'P7 sales',
+    only: 'P7',
+    title: 'P7 sales report of a year by day, 200,000 orders (one connection)',
+    phase: 'cache off',
+    outsideRssBudget: true,
+    prepare: 'report orders',
+    service: { name: 'P7 sales report', at: 'service', request: 'sales report' },
+    targetP50Ms: 300,
+  },
+  {
+    id: 'P7 items',
+    only: 'P7',
+    title: 'P7 items report of a year, 200,000 orders (one connection)',
+    phase: 'cache off',
+    outsideRssBudget: true,
+    prepare: 'report orders',
+    service: { name: 'P7 items report', at: 'service', request: 'items report' },
+    targetP50Ms: 300,
+  },
+  {
+    id: 'P8',
+    only: 'P8',
+    title: 'P8 CSV of a year, 200,000 orders: rows a second and VmRSS growth while streaming',
+    phase: 'cache off',
+    outsideRssBudget: true,
+    prepare: 'report orders',
+    measure: 'csv export',
+  },
 ];
 
 /** What the requests of a load need to know about this run. */
@@ -219,8 +262,9 @@ export interface RequestContext {
 
 export type Request = Omit<
   LoadSpec,
-  'name' | 'connections' | 'warmupSeconds' | 'durationSeconds' | 'keyPrefix'
->;
+  'name' | 'warmupSeconds' | 'durationSeconds' | 'keyPrefix' | 'connections'
+> &
+  Partial<Pick<LoadSpec, 'connections'>>;
 
 export function requestOf(load: Load, context: RequestContext): Request {
   const base = context.bases[load.at];
@@ -263,6 +307,17 @@ export function requestOf(load: Load, context: RequestContext): Request {
       return { ...get, headers: browser, url: base + longTail[0], paths: longTail };
     case 'hot long tail':
       return { ...get, headers: browser, url: base + longTail[0] };
+    case 'sales report':
+    case 'items report': {
+      const what = load.request === 'sales report' ? 'sales' : 'items';
+      const owner = { ...key, authorization: `Bearer ${context.seeded.token}` };
+      return {
+        ...get,
+        headers: owner,
+        connections: 1,
+        url: base + reportPath(NS, context.seeded, what),
+      };
+    }
   }
 }
 

@@ -19,6 +19,7 @@ import { OrderModule } from './order';
 import { PaymentModule } from './payment/payment.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { ReportModule } from './report';
 import { TeamModule } from './team';
 import { WebhookModule } from './webhook';
 import { createValidationPipe } from './http/validation';
@@ -49,6 +50,7 @@ export class AppModule {
         OrderModule,
         WebhookModule,
         PaymentModule,
+        ReportModule,
         ...extraModules,
       ],
       providers: [

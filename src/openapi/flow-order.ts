@@ -69,6 +69,10 @@ export const OPERATION_FLOW: readonly string[] = [
   'listMembers',
   'changeMemberRole',
   'removeMember',
+  // reports
+  'getSalesReport',
+  'getItemsReport',
+  'exportOrdersCsv',
   // files
   'createUploadUrls',
   'createUploadUrlsAws',

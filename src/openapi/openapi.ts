@@ -45,6 +45,12 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
       'logs in with an account of their own and may do what their role allows on that business.',
   },
   {
+    name: 'reports',
+    description:
+      'What a business sold, when and for how much, in its own local days, and every order of a ' +
+      'period as CSV; for the owner and managers.',
+  },
+  {
     name: 'files',
     description: 'Upload URLs for images, the local driver’s signed upload and the stored files.',
   },

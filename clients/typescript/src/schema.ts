@@ -1047,6 +1047,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/svc/businesses/{business_uuid}/reports/sales": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sales of a period, by day, hour, weekday or month.
+         * @description A sale is an order accepted, preparing, ready, out for delivery or completed: only
+         *     sales are summed. Pending orders are counted as `open_orders`, rejected and cancelled ones as
+         *     `lost_orders`. Money is summed exactly and written as strings; `net` is `total` less
+         *     `refunded`. Every bucket of the period is listed, those without orders with zeros (a week by
+         *     day has 7 rows; by hour, a day whose clocks change has 23 or 25). A malformed date or a `to`
+         *     before `from` is 400; a period over 366 days is 422.
+         */
+        get: operations["getSalesReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/reports/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The items sold in a period, by revenue.
+         * @description Sales only. Each item with its title as the latest line had it, the units sold, the
+         *     revenue of its lines (options included, before order discounts), the sales that had it, and
+         *     the options chosen with it counted in units. Delivery lines are not items. Ordered by revenue,
+         *     then units.
+         */
+        get: operations["getItemsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/orders.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every order of a period as CSV.
+         * @description RFC 4180, UTF-8, a header row, sent as an attachment named
+         *     `orders-<from>-<to>.csv`, oldest order first, every status included. Columns: order_reference,
+         *     uuid, created_at (local, with its offset), status, payment_processor, payment_status,
+         *     fulfilment_type, requested_time, customer_email_address, customer_phone_number,
+         *     items_subtotal, delivery_fee, discount, discount_code, service_charge, tax, tip, total,
+         *     refunded; with `lines=true` one row per order line, followed by item_uuid, title_name, options,
+         *     quantity, unit_price_amount, line_total. A cell beginning with `=`, `+`, `-`, `@`, a tab or a
+         *     carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. Streamed
+         *     as it is read: any number of orders.
+         */
+        get: operations["exportOrdersCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/svc/file-manager/cloud/upload-url": {
         parameters: {
             query?: never;
@@ -1644,6 +1720,43 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ItemOptionCountDto: {
+            /** @description Units sold with this option. */
+            count: number;
+            /** @description The option group's key. */
+            group: string;
+            /** @description The option's key. */
+            option: string;
+            /** @description The option's title as the latest line of the period had it. */
+            option_title: string | null;
+        };
+        ItemReportRowDto: {
+            /** Format: uuid */
+            item_uuid: string;
+            /** @description The options chosen with it, most chosen first. */
+            options: components["schemas"]["ItemOptionCountDto"][];
+            /** @description Sales that had the item. */
+            orders: number;
+            /** @description Units sold. */
+            quantity: number;
+            /**
+             * @description The lines' totals (options included, before order discounts).
+             * @example 420.00
+             */
+            revenue: string;
+            /** @description The item's title as the latest order line of the period had it. */
+            title_name: string | null;
+        };
+        ItemsReportResponseDto: {
+            /** Format: date */
+            from: string;
+            /** @description Items of the period's sales by revenue, then units; delivery lines are not items. */
+            rows: components["schemas"]["ItemReportRowDto"][];
+            /** @example Africa/Lagos */
+            timezone: string;
+            /** Format: date */
+            to: string;
+        };
         LoginResultDto: {
             /** @description JWT (HS256) to send as `Authorization: Bearer <access_token>`. */
             access_token: string;
@@ -2193,6 +2306,141 @@ export interface components {
             new_password_confirmation: string;
             /** @description The code from the reset email. */
             token_to_reset_password: string;
+        };
+        SalesBucketDto: {
+            /**
+             * @description total ÷ orders, to the cent; "0.00" without sales.
+             * @example 1250.00
+             */
+            average_order: string;
+            /** @example 1250.00 */
+            delivery_fee: string;
+            /** @example 1250.00 */
+            discount: string;
+            /** @example 1250.00 */
+            items_subtotal: string;
+            /**
+             * @description `2026-11-24` (day), `2026-11-24 13:00` (hour), `mon`…`sun` (weekday), `2026-11` (month).
+             * @example 2026-11-24
+             */
+            label: string;
+            /** @description Orders rejected or cancelled; their money is not in the sums. */
+            lost_orders: number;
+            /**
+             * @description total − refunded.
+             * @example 1250.00
+             */
+            net: string;
+            /** @description Orders still pending (not yet accepted or refused). */
+            open_orders: number;
+            /** @description Sales: orders accepted, preparing, ready, out for delivery or completed. */
+            orders: number;
+            /**
+             * @description Refunded of those sales.
+             * @example 1250.00
+             */
+            refunded: string;
+            /** @example 1250.00 */
+            service_charge: string;
+            /**
+             * @description When the bucket begins, local time with the offset of that moment; null for weekdays.
+             * @example 2026-11-24T00:00:00+01:00
+             */
+            start: string | null;
+            /** @example 1250.00 */
+            tax: string;
+            /** @example 1250.00 */
+            tip: string;
+            /**
+             * @description What the sales came to (their order totals).
+             * @example 1250.00
+             */
+            total: string;
+        };
+        SalesFiguresDto: {
+            /**
+             * @description total ÷ orders, to the cent; "0.00" without sales.
+             * @example 1250.00
+             */
+            average_order: string;
+            /** @example 1250.00 */
+            delivery_fee: string;
+            /** @example 1250.00 */
+            discount: string;
+            /** @example 1250.00 */
+            items_subtotal: string;
+            /** @description Orders rejected or cancelled; their money is not in the sums. */
+            lost_orders: number;
+            /**
+             * @description total − refunded.
+             * @example 1250.00
+             */
+            net: string;
+            /** @description Orders still pending (not yet accepted or refused). */
+            open_orders: number;
+            /** @description Sales: orders accepted, preparing, ready, out for delivery or completed. */
+            orders: number;
+            /**
+             * @description Refunded of those sales.
+             * @example 1250.00
+             */
+            refunded: string;
+            /** @example 1250.00 */
+            service_charge: string;
+            /** @example 1250.00 */
+            tax: string;
+            /** @example 1250.00 */
+            tip: string;
+            /**
+             * @description What the sales came to (their order totals).
+             * @example 1250.00
+             */
+            total: string;
+        };
+        SalesReportResponseDto: {
+            /**
+             * @description Sales by how they were handed over: `dine_in`, `pickup`, `delivery`.
+             * @example {
+             *       "dine_in": {
+             *         "orders": 3,
+             *         "total": "90.00"
+             *       }
+             *     }
+             */
+            by_fulfilment_type: {
+                [key: string]: components["schemas"]["SalesShareDto"];
+            };
+            /**
+             * @description Sales by payment processor (those with sales in the period).
+             * @example {
+             *       "cash": {
+             *         "orders": 12,
+             *         "total": "640.00"
+             *       }
+             *     }
+             */
+            by_payment_processor: {
+                [key: string]: components["schemas"]["SalesShareDto"];
+            };
+            /** Format: date */
+            from: string;
+            /** @enum {string} */
+            group_by: "day" | "hour" | "weekday" | "month";
+            /** @description Every bucket of the period in order, those without orders with zeros. */
+            rows: components["schemas"]["SalesBucketDto"][];
+            /**
+             * @description The business's time zone (its opening hours' zone, else UTC): days and hours are local to it.
+             * @example Africa/Lagos
+             */
+            timezone: string;
+            /** Format: date */
+            to: string;
+            totals: components["schemas"]["SalesFiguresDto"];
+        };
+        SalesShareDto: {
+            orders: number;
+            /** @example 1250.00 */
+            total: string;
         };
         SaveNotificationSettingDto: {
             /** @description Identifies the device; one setting per user and device. */
@@ -5598,6 +5846,235 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getSalesReport: {
+        parameters: {
+            query: {
+                /** @description The first local day of the period (YYYY-MM-DD), counted. */
+                from: string;
+                /** @description The last local day of the period (YYYY-MM-DD), counted; at most 366 days after `from` with both counted. */
+                to: string;
+                /** @description The buckets: local days (default), hours, weekdays (Monday first) or months. */
+                group_by?: "day" | "hour" | "weekday" | "month";
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["SalesReportResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getItemsReport: {
+        parameters: {
+            query: {
+                /** @description The first local day of the period (YYYY-MM-DD), counted. */
+                from: string;
+                /** @description The last local day of the period (YYYY-MM-DD), counted; at most 366 days after `from` with both counted. */
+                to: string;
+                /** @description How many items, by revenue (default 20, at most 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["ItemsReportResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    exportOrdersCsv: {
+        parameters: {
+            query: {
+                /** @description The first local day of the period (YYYY-MM-DD), counted. */
+                from: string;
+                /** @description The last local day of the period (YYYY-MM-DD), counted; at most 366 days after `from` with both counted. */
+                to: string;
+                /** @description `true`: one row per order line (the order's columns repeated) instead of one per order. */
+                lines?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

@@ -18,6 +18,8 @@ import type { PaymentCollect, PaymentState } from '../../payment';
 @Entity('orders')
 @Index('orders_order_reference_key', ['orderReference'], { unique: true })
 @Index('orders_owner_created_idx', ['ownerUuid', 'createdAt', 'uuid'])
+/** One business's orders over a period, for its reports and CSV export. */
+@Index('orders_business_created_idx', ['businessUuid', 'createdAt', 'uuid'])
 export class OrderEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_orders' })
   uuid!: string;

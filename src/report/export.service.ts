@@ -1,0 +1,148 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Response } from 'express';
+import { AuthUser } from '../auth/auth.decorator';
+import { csvRecord } from './csv';
+import { ExportOrdersQueryDto } from './dto/report-query.dto';
+import { ExportBatch, ExportLineRow, ExportOrderRow, ExportRepository } from './export.repository';
+import { ReportService } from './report.service';
+
+export const ORDER_COLUMNS = [
+  'order_reference',
+  'uuid',
+  'created_at',
+  'status',
+  'payment_processor',
+  'payment_status',
+  'fulfilment_type',
+  'requested_time',
+  'customer_email_address',
+  'customer_phone_number',
+  'items_subtotal',
+  'delivery_fee',
+  'discount',
+  'discount_code',
+  'service_charge',
+  'tax',
+  'tip',
+  'total',
+  'refunded',
+] as const;
+
+export const LINE_COLUMNS = [
+  'item_uuid',
+  'title_name',
+  'options',
+  'quantity',
+  'unit_price_amount',
+  'line_total',
+] as const;
+
+function orderCells(order: ExportOrderRow): Array<string | null> {
+  return ORDER_COLUMNS.map((column) => order[column]);
+}
+
+/** The chosen options of a line as one cell: `Size: Large; Extras: Cheese`. */
+export function optionsText(options: unknown): string {
+  if (!Array.isArray(options)) return '';
+  return options
+    .map((option: Record<string, unknown>) => {
+      const group = option.group_title ?? option.group;
+      const choice = option.option_title ?? option.option;
+      return `${String(group ?? '')}: ${String(choice ?? '')}`;
+    })
+    .join('; ');
+}
+
+function lineCells(line: ExportLineRow | undefined): Array<string | number | null> {
+  if (!line) return LINE_COLUMNS.map(() => null);
+  return [
+    line.item_uuid,
+    line.title_name,
+    optionsText(line.options),
+    line.quantity,
+    line.unit_price_amount,
+    line.line_total,
+  ];
+}
+
+function batchText(batch: ExportBatch): string {
+  let text = '';
+  for (const order of batch.orders) {
+    const cells = orderCells(order);
+    if (!batch.lines) {
+      text += csvRecord(cells);
+      continue;
+    }
+    const lines = batch.lines.get(order.uuid) ?? [];
+    if (lines.length === 0) text += csvRecord([...cells, ...lineCells(undefined)]);
+    for (const line of lines) text += csvRecord([...cells, ...lineCells(line)]);
+  }
+  return text;
+}
+
+/** Resolves when the response can take more, or has closed. */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/**
+ * Every order of a period as CSV (RFC 4180, UTF-8, a header row), written
+ * as it is read: a batch is read only once the previous one has been taken
+ * by the client (backpressure), so memory does not grow with the number of
+ * orders. A client that goes away stops the reading.
+ */
+@Injectable()
+export class ExportService {
+  private readonly logger = new Logger('OrderExport');
+
+  constructor(
+    private readonly reports: ReportService,
+    private readonly exports: ExportRepository,
+  ) {}
+
+  async exportOrders(
+    user: AuthUser,
+    businessUuid: string,
+    query: ExportOrdersQueryDto,
+    res: Response,
+  ): Promise<void> {
+    const { timeZone, range } = await this.reports.open(user, businessUuid, query.from, query.to);
+    const withLines = query.lines === true;
+    let gone = false;
+    res.once('close', () => (gone = true));
+    const batches = this.exports.batches(businessUuid, range, timeZone, withLines);
+    // The first batch is read before any byte is sent, so a failure there is still an error answer.
+    let next = await batches.next();
+    res.status(200);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader(
+      'Content-Disposition',
+      `attachment; filename="orders-${range.from}-${range.to}.csv"`,
+    );
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      res.write(csvRecord(withLines ? [...ORDER_COLUMNS, ...LINE_COLUMNS] : [...ORDER_COLUMNS]));
+      while (!next.done && !gone) {
+        if (!res.write(batchText(next.value)) && !gone) {
+          await drained(res);
+        }
+        if (gone) break;
+        next = await batches.next();
+      }
+      if (!gone) res.end();
+    } catch (error) {
+      this.logger.error(`The export of ${businessUuid} stopped: ${String(error)}`);
+      res.destroy(error instanceof Error ? error : undefined);
+    } finally {
+      await batches.return(undefined);
+    }
+  }
+}

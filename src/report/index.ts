@@ -1,0 +1,1 @@
+export { ReportModule } from './report.module';

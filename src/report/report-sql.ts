@@ -1,0 +1,34 @@
+/*
+ * SQL pieces the report and export queries share. Every query runs in a
+ * transaction whose TimeZone is the business's (set_config(..., true)), so
+ * `date::timestamptz`, `to_char(timestamptz)` and `extract(... from
+ * timestamptz)` all speak the business's local time, daylight saving
+ * included, and nothing is left behind on the pooled connection.
+ */
+
+/** Statuses that count as a sale; pending ones are open, rejected and cancelled ones lost. */
+export const SALE_STATUSES = ['accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'];
+export const OPEN_STATUSES = ['pending'];
+export const LOST_STATUSES = ['rejected', 'cancelled'];
+
+/** Local time with the offset of that moment: 2026-10-25T01:30:00+01:00. */
+export const LOCAL_ISO = `'YYYY-MM-DD"T"HH24:MI:SSTZH:TZM'`;
+
+/** The period's first instant ($2: first local day) and the instant after it ($3: last local day). */
+export const PERIOD_START = '$2::date::timestamptz';
+export const PERIOD_END = '($3::date + 1)::timestamptz';
+
+/**
+ * The orders of business $1 placed in the period: a range scan of
+ * orders_business_created_idx (business_uuid, created_at, uuid), the only
+ * index whose leading columns are both bounded here, so the plan does not
+ * depend on statistics.
+ */
+export const IN_PERIOD = `o.business_uuid = $1 AND o.created_at >= ${PERIOD_START} AND o.created_at < ${PERIOD_END}`;
+
+/** Lines of the `Delivery` category carry the delivery fee; they are not items. */
+export const NOT_DELIVERY_LINE = `lower(btrim(COALESCE(l.category, ''))) <> 'delivery'`;
+
+export function sqlList(values: readonly string[]): string {
+  return values.map((value) => `'${value.replace(/'/g, "''")}'`).join(', ');
+}
