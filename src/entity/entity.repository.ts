@@ -34,16 +34,16 @@ export class EntityRepository {
   /** A page of records, already in the answer's shape, and the total of the filter. */
   async list(filter: EntityListFilter): Promise<{ records: EntityResponseDto[]; total: number }> {
     const params = new Params();
-    const scope = publicScope(filter.type, params);
+    const parent =
+      filter.parentEntityUuid === undefined ? undefined : params.add(filter.parentEntityUuid);
+    const scope = publicScope(filter.type, params, parent);
     const where = [`e.entity_type = ${params.add(filter.type.name)}`, 'e.trashed_at IS NULL'];
     where.push(visibleTo(filter.type, filter.viewer, filter.memberOf, scope, params));
     if (filter.ownedBy !== undefined) where.push(`e.owned_by = ${params.add(filter.ownedBy)}`);
     if (filter.parentEntityType !== undefined) {
       where.push(`e.parent_entity_type = ${params.add(filter.parentEntityType)}`);
     }
-    if (filter.parentEntityUuid !== undefined) {
-      where.push(`e.parent_entity_uuid = ${params.add(filter.parentEntityUuid)}`);
-    }
+    if (parent !== undefined) where.push(`e.parent_entity_uuid = ${parent}`);
     if (filter.status !== undefined) where.push(`e.status = ${params.add(filter.status)}`);
     if (filter.metaKey !== undefined) {
       where.push(`lower(e.meta_key) = lower(${params.add(filter.metaKey)})`);
