@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     const capture = {
       query: (sql: string, params: unknown[]) => {
         sent.push({ sql, params });
-        return Promise.resolve([{ total: 0 }]);
+        return Promise.resolve([{ summary: ['0', '0'] }]);
       },
     } as unknown as DataSource;
     const item = typeChain(ns);

@@ -53,6 +53,7 @@ import {
   Service,
   settings,
   startCeiling,
+  startFlags,
   startService,
   wanted,
 } from './bench-env';
@@ -325,6 +326,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       warmupSeconds: settings.warmupSeconds,
       durationSeconds: settings.durationSeconds,
       poolSize: settings.poolSize,
+      serviceNodeFlags: startFlags(),
     },
     seedSeconds: seeded.seconds,
     serviceRuns,

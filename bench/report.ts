@@ -61,6 +61,8 @@ export interface Results {
     warmupSeconds: number;
     durationSeconds: number;
     poolSize: number;
+    /** The service's node flags: those of `npm start`, or none with BENCH_UNBOUNDED=1. */
+    serviceNodeFlags: string[];
   };
   seedSeconds: number;
   serviceRuns: ServiceRun[];
@@ -167,6 +169,10 @@ export function renderTable(results: Results): string {
     `${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, Node ${m.node}, PostgreSQL ${m.postgres}, ` +
       `load average ${m.loadAverageAtStart.toFixed(1)} at start; ${s.connections} connections, ` +
       `${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured, pool ${s.poolSize}.`,
+  );
+  lines.push(
+    `Service started as npm start does: node ${[...s.serviceNodeFlags, 'dist/main.js'].join(' ')}` +
+      `${s.serviceNodeFlags.length ? '' : ' (BENCH_UNBOUNDED=1: no heap flags)'}.`,
   );
   lines.push('');
   lines.push(
