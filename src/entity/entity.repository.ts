@@ -18,9 +18,14 @@ import {
 import { EntityRecord } from './entity-record.entity';
 import { EntityType } from './entity-types';
 
-/** Sum of a 64-bit hash of each record's uuid and updated_at (microseconds), as text. */
-const FINGERPRINT = `coalesce(sum(uuid_hash_extended(e.uuid,
-  (extract(epoch FROM e.updated_at) * 1000000)::bigint)), 0)::text`;
+/**
+ * XOR of a 64-bit hash of each record's uuid seeded with its updated_at, as
+ * text: integer work only (no text or numeric per row), and the pairing of
+ * uuid and updated_at is kept, so two records written at the same instant
+ * do not cancel out.
+ */
+const FINGERPRINT = `coalesce(bit_xor(uuid_hash_extended(e.uuid,
+  timestamp_hash_extended(e.updated_at AT TIME ZONE 'UTC', 0))), 0)::text`;
 
 /** Writes, lists and single reads of the entities table, as the owner and the API see them. */
 @Injectable()
@@ -94,7 +99,7 @@ export class EntityRepository {
 
   /**
    * What a list's answer depends on besides its parameters, without reading
-   * the page: how many records match, and a sum of a hash of each matching
+   * the page: how many records match, and a hash of every matching
    * record's uuid and updated_at. Every write to a record sets its
    * updated_at, and a record that starts or stops matching (created,
    * trashed, restored, deleted, hidden with its menu or business) changes the
