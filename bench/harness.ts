@@ -264,7 +264,6 @@ async function run(workDir: string, dbName: string): Promise<Results> {
     ...paystackEnv,
   });
   log('seeding through the API');
-  // Not analyzed here: the unanalyzed rows run first, then runPhase analyzes.
   const seeded = await seed(service.base, NS, apiKey);
   log(`seeded in ${seeded.seconds.toFixed(1)} s`);
   const ceiling = await startCeiling(dbUrl, workDir);
@@ -327,6 +326,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       durationSeconds: settings.durationSeconds,
       poolSize: settings.poolSize,
       serviceNodeFlags: startFlags(),
+      unbounded: settings.unbounded,
     },
     seedSeconds: seeded.seconds,
     serviceRuns,

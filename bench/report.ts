@@ -63,6 +63,8 @@ export interface Results {
     poolSize: number;
     /** The service's node flags: those of `npm start`, or none with BENCH_UNBOUNDED=1. */
     serviceNodeFlags: string[];
+    /** BENCH_UNBOUNDED=1: the flags of `npm start` were left out. */
+    unbounded: boolean;
   };
   seedSeconds: number;
   serviceRuns: ServiceRun[];
@@ -172,7 +174,7 @@ export function renderTable(results: Results): string {
   );
   lines.push(
     `Service started as npm start does: node ${[...s.serviceNodeFlags, 'dist/main.js'].join(' ')}` +
-      `${s.serviceNodeFlags.length ? '' : ' (BENCH_UNBOUNDED=1: no heap flags)'}.`,
+      `${s.unbounded ? ' (BENCH_UNBOUNDED=1: without the flags of npm start)' : ''}.`,
   );
   lines.push('');
   lines.push(
