@@ -5,7 +5,7 @@
  */
 import { ChildProcess, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, readdirSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { forkCompiled, freePort, spawnTracked, waitForOk } from './processes';
 
@@ -34,7 +34,24 @@ export const settings = {
     .map((id) => id.trim().toUpperCase())
     .filter(Boolean),
   serviceNodeArgs: (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  /** BENCH_UNBOUNDED=1: the service without the heap flags of `npm start`, to measure what they cost. */
+  unbounded: process.env.BENCH_UNBOUNDED === '1',
 };
+
+/**
+ * The node flags of `npm start` (package.json: `node <flags> dist/main.js`),
+ * so that the service is measured as the README starts it; none with
+ * BENCH_UNBOUNDED=1.
+ */
+export function startFlags(): string[] {
+  if (settings.unbounded) return [];
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const words: string[] = String(pkg.scripts.start).split(/\s+/).filter(Boolean);
+  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/main.js') {
+    throw new Error(`npm start is not "node <flags> dist/main.js": ${pkg.scripts.start}`);
+  }
+  return words.slice(1, -1);
+}
 
 /** Whether BENCH_ONLY leaves scenario `id` (P1…P6) in the run. */
 export const wanted = (id: string) => settings.only.length === 0 || settings.only.includes(id);
@@ -115,7 +132,7 @@ export async function startService(
   const startedAt = performance.now();
   const child = spawnTracked(
     process.execPath,
-    [...settings.serviceNodeArgs, join(ROOT, 'dist', 'main.js')],
+    [...startFlags(), ...settings.serviceNodeArgs, join(ROOT, 'dist', 'main.js')],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.pipe(out);

@@ -42,9 +42,9 @@ export const SQL = {
          e.created_at ASC, e.uuid ASC
        LIMIT $3`,
   listFrom: `FROM entities e
-LEFT JOIN entities a1 ON a1.uuid = e.parent_entity_uuid AND a1.entity_type = $1 AND a1.status = 'enabled' AND a1.trashed_at IS NULL
-LEFT JOIN entities a2 ON a2.uuid = a1.parent_entity_uuid AND a2.entity_type = $2 AND a2.status = 'enabled' AND a2.trashed_at IS NULL
-WHERE e.entity_type = $3 AND e.trashed_at IS NULL AND (e.status = 'enabled' AND e.trashed_at IS NULL AND a1.uuid IS NOT NULL AND a2.uuid IS NOT NULL) AND e.parent_entity_type = $4 AND e.parent_entity_uuid = $5`,
+WHERE e.entity_type = $3 AND e.trashed_at IS NULL AND (e.status = 'enabled' AND e.trashed_at IS NULL AND EXISTS (SELECT 1 FROM (SELECT a.uuid, a.parent_entity_uuid, a.entity_type, a.status, a.trashed_at
+    FROM entities a WHERE a.uuid = $5 OFFSET 0) a1 JOIN LATERAL (SELECT a.uuid, a.parent_entity_uuid, a.entity_type, a.status, a.trashed_at
+    FROM entities a WHERE a.uuid = a1.parent_entity_uuid OFFSET 0) a2 ON true WHERE a1.entity_type = $1 AND a1.status = 'enabled' AND a1.trashed_at IS NULL AND a2.entity_type = $2 AND a2.status = 'enabled' AND a2.trashed_at IS NULL)) AND e.parent_entity_type = $4 AND e.parent_entity_uuid = $5`,
   rateLimit: `INSERT INTO rate_limit_counters (bucket, subject, window_start, expires_at, hits)
        VALUES ($1, $2, $3, $4, 1)
        ON CONFLICT (bucket, subject, window_start)

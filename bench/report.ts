@@ -17,6 +17,8 @@ export interface ScenarioResult {
   targetRatio?: number;
   /** What the ratio is taken against, when not the ceiling. */
   ratioOf?: string;
+  /** The row the ratio is taken against, when that row is measured later in the run. */
+  ratioPending?: { row: string; side: 'service' | 'ceiling' };
   /** The status every answer should have, when not 2xx (a conditional GET's 304). */
   expectedStatus?: number;
   /** The target p99 in ms, when there is one. */
@@ -68,6 +70,10 @@ export interface Results {
     warmupSeconds: number;
     durationSeconds: number;
     poolSize: number;
+    /** The service's node flags: those of `npm start`, or none with BENCH_UNBOUNDED=1. */
+    serviceNodeFlags: string[];
+    /** BENCH_UNBOUNDED=1: the flags of `npm start` were left out. */
+    unbounded: boolean;
   };
   seedSeconds: number;
   serviceRuns: ServiceRun[];
@@ -109,6 +115,24 @@ function unexpected(scenario: ScenarioResult): number {
   if (scenario.expectedStatus === undefined) return summary.non2xx;
   const expected = summary.statusCodes[String(scenario.expectedStatus)] ?? 0;
   return summary.completed - expected;
+}
+
+/**
+ * Ratios to rows measured later in the run (an unanalyzed row to its
+ * analyzed twin), then the table in `order`, whatever order the rows ran in.
+ */
+export function settleRatios(
+  scenarios: ScenarioResult[],
+  measuredOf: (ref: { row: string; side: 'service' | 'ceiling' }) => LoadSummary | undefined,
+  order: string[],
+): void {
+  for (const result of scenarios) {
+    const to = result.ratioPending && measuredOf(result.ratioPending);
+    if (!to || !result.service) continue;
+    result.ratio = result.service.requestsPerSecond / to.requestsPerSecond;
+    result.ratioPending = undefined;
+  }
+  scenarios.sort((x, y) => order.indexOf(x.id) - order.indexOf(y.id));
 }
 
 /** The verdict on each target of the issue that this run measured. */
@@ -175,6 +199,10 @@ export function renderTable(results: Results): string {
     `${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, Node ${m.node}, PostgreSQL ${m.postgres}, ` +
       `load average ${m.loadAverageAtStart.toFixed(1)} at start; ${s.connections} connections, ` +
       `${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured, pool ${s.poolSize}.`,
+  );
+  lines.push(
+    `Service started as npm start does: node ${[...s.serviceNodeFlags, 'dist/main.js'].join(' ')}` +
+      `${s.unbounded ? ' (BENCH_UNBOUNDED=1: without the flags of npm start)' : ''}.`,
   );
   lines.push('');
   lines.push(

@@ -20,7 +20,7 @@ import {
 @Index('entities_menu_meta_key_key', { synchronize: false })
 // Read paths: meta_key lookups of any type, and a parent's children by sort_position.
 @Index('entities_type_meta_key_idx', { synchronize: false })
-@Index('entities_parent_sort_idx', { synchronize: false })
+@Index('entities_parent_type_sort_idx', { synchronize: false })
 export class EntityRecord {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_entities' })
   uuid!: string;

@@ -97,7 +97,7 @@ const NUMERIC_TEXT = '^-?[0-9]{1,100}([.][0-9]{1,100})?$';
  * hold a number, as numeric (so 2 sorts before 10); NULL for anything else.
  * The cast only runs on values that are numeric. `key` is a SQL literal or a
  * parameter placeholder, never user text. Written exactly so in the index
- * entities_parent_sort_idx for key 'sort_position'.
+ * entities_parent_type_sort_idx for key 'sort_position'.
  */
 export function numericSortKey(key: string): string {
   return (
@@ -176,19 +176,69 @@ export class Params {
   }
 }
 
+/** The columns of an ancestor the public scope checks, read by primary key alone. */
+function ancestorByUuid(uuid: string): string {
+  // OFFSET 0 keeps the scope's conditions out of the lookup, so that the only
+  // index it can use is the primary key: on a table without statistics, a
+  // partial index (WHERE trashed_at IS NULL) looks as cheap as one row and
+  // would otherwise be walked whole.
+  return `SELECT a.uuid, a.parent_entity_uuid, a.entity_type, a.status, a.trashed_at
+    FROM entities a WHERE a.uuid = ${uuid} OFFSET 0`;
+}
+
+/**
+ * "Public" for the children of one known parent (`parentUuid`, a
+ * placeholder): the parent and every ancestor above it are checked once per
+ * statement (an uncorrelated EXISTS, which PostgreSQL runs as a one-time
+ * filter), not joined per row; the rows are then a walk of the parent's
+ * sort index.
+ */
+function fixedParentScope(
+  ancestors: EntityType[],
+  parentUuid: string,
+  params: Params,
+): { joins: string; condition: string } {
+  const from: string[] = [];
+  const checks: string[] = [];
+  ancestors.forEach((ancestor, index) => {
+    const alias = `a${index + 1}`;
+    from.push(
+      index === 0
+        ? `(${ancestorByUuid(parentUuid)}) ${alias}`
+        : `JOIN LATERAL (${ancestorByUuid(`a${index}.parent_entity_uuid`)}) ${alias} ON true`,
+    );
+    checks.push(
+      `${alias}.entity_type = ${params.add(ancestor.name)} AND ${alias}.status = 'enabled'` +
+        ` AND ${alias}.trashed_at IS NULL`,
+    );
+  });
+  const parents = `EXISTS (SELECT 1 FROM ${from.join(' ')} WHERE ${checks.join(' AND ')})`;
+  return {
+    joins: '',
+    condition: `(e.status = 'enabled' AND e.trashed_at IS NULL AND ${parents})`,
+  };
+}
+
 /**
  * "Public": the record is enabled and not trashed, and so is every
  * ancestor (a menu's business; an item's menu and business). Ancestors are
- * LEFT JOINed so that the owner's own records stay visible beside it.
+ * LEFT JOINed so that the owner's own records stay visible beside it. With
+ * `parentUuid` (a placeholder the caller also compares e.parent_entity_uuid
+ * with), the ancestors are those of that one parent and checked once.
  */
 export function publicScope(
   type: EntityType,
   params: Params,
+  parentUuid?: string,
 ): { joins: string; condition: string } {
+  const ancestors = ancestorsOf(type);
+  if (parentUuid !== undefined && ancestors.length > 0) {
+    return fixedParentScope(ancestors, parentUuid, params);
+  }
   const joins: string[] = [];
   const conditions = [`e.status = 'enabled'`, 'e.trashed_at IS NULL'];
   let child = 'e';
-  ancestorsOf(type).forEach((ancestor, index) => {
+  ancestors.forEach((ancestor, index) => {
     const alias = `a${index + 1}`;
     joins.push(
       `LEFT JOIN entities ${alias} ON ${alias}.uuid = ${child}.parent_entity_uuid` +

@@ -1,8 +1,8 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { ApiParam, ApiTags } from '@nestjs/swagger';
+import { Body, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { Response } from 'express';
+import { Request, Response } from 'express';
 import { ApiResult, successBody } from '../http/envelope';
 import { RawResponse } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
@@ -75,20 +75,32 @@ export class EntityController {
    * `parent_entity_uuid`). Records in the trash, and menus and items under a trashed business or menu,
    * are never listed. Filters: `owned_by`, `parent_entity_type`, `parent_entity_uuid`, `status`,
    * `meta_key`, `slug`, `q`. `sort_by` is a column or `extra_data.<key>`; ties break on
-   * `created_at`, then `uuid`.
+   * `created_at`, then `uuid`. Every answer carries a weak `ETag` for its query and its
+   * caller; a request whose `If-None-Match` names the current one is answered 304 with no
+   * body. It changes with any write to a listed record, with a record that starts or stops
+   * being listed (created, trashed, restored, deleted, hidden with its menu or business), and
+   * with the caller.
    */
   @Get(':type')
   @Auth({ bearer: 'optional' })
   @RawResponse()
   @ApiEnvelope(EntityResponseDto, { isArray: true, paged: true })
+  @ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current ETag' })
   @ApiErrors(400, 404)
   async listEntities(
     @CurrentUser() user: AuthUser | undefined,
     @Param('type') type: string,
     @Query() query: ListEntitiesQueryDto,
+    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const result = await this.entities.listEntities(user, type, query);
+    const reply = await this.entities.listEntities(user, type, query, req.headers['if-none-match']);
+    res.set('ETag', reply.etag);
+    if (reply.notModified) {
+      res.status(304).end();
+      return;
+    }
+    const { result } = reply;
     sendJson(res, successBody(result.data, result.message!, result.meta));
   }
 

@@ -18,6 +18,15 @@ import {
 import { EntityRecord } from './entity-record.entity';
 import { EntityType } from './entity-types';
 
+/**
+ * XOR of a 64-bit hash of each record's uuid seeded with its updated_at, as
+ * text: integer work only (no text or numeric per row), and the pairing of
+ * uuid and updated_at is kept, so two records written at the same instant
+ * do not cancel out.
+ */
+const FINGERPRINT = `coalesce(bit_xor(uuid_hash_extended(e.uuid,
+  timestamp_hash_extended(e.updated_at AT TIME ZONE 'UTC', 0))), 0)::text`;
+
 /** Writes, lists and single reads of the entities table, as the owner and the API see them. */
 @Injectable()
 export class EntityRepository {
@@ -31,19 +40,19 @@ export class EntityRepository {
     return queryRecords(manager, sql, params);
   }
 
-  /** A page of records, already in the answer's shape, and the total of the filter. */
-  async list(filter: EntityListFilter): Promise<{ records: EntityResponseDto[]; total: number }> {
+  /** The WHERE of a list, shared by its page, its total and its fingerprint. */
+  private listScope(filter: EntityListFilter): { from: string; params: Params } {
     const params = new Params();
-    const scope = publicScope(filter.type, params);
+    const parent =
+      filter.parentEntityUuid === undefined ? undefined : params.add(filter.parentEntityUuid);
+    const scope = publicScope(filter.type, params, parent);
     const where = [`e.entity_type = ${params.add(filter.type.name)}`, 'e.trashed_at IS NULL'];
     where.push(visibleTo(filter.type, filter.viewer, filter.memberOf, scope, params));
     if (filter.ownedBy !== undefined) where.push(`e.owned_by = ${params.add(filter.ownedBy)}`);
     if (filter.parentEntityType !== undefined) {
       where.push(`e.parent_entity_type = ${params.add(filter.parentEntityType)}`);
     }
-    if (filter.parentEntityUuid !== undefined) {
-      where.push(`e.parent_entity_uuid = ${params.add(filter.parentEntityUuid)}`);
-    }
+    if (parent !== undefined) where.push(`e.parent_entity_uuid = ${parent}`);
     if (filter.status !== undefined) where.push(`e.status = ${params.add(filter.status)}`);
     if (filter.metaKey !== undefined) {
       where.push(`lower(e.meta_key) = lower(${params.add(filter.metaKey)})`);
@@ -53,31 +62,63 @@ export class EntityRepository {
       const pattern = params.add(`%${escapeLike(filter.q)}%`);
       where.push(`(e.title_name ILIKE ${pattern} OR e.meta_key ILIKE ${pattern})`);
     }
-    const from = `FROM entities e\n${scope.joins}\nWHERE ${where.join(' AND ')}`;
+    return { from: `FROM entities e\n${scope.joins}\nWHERE ${where.join(' AND ')}`, params };
+  }
+
+  /**
+   * A page of records, already in the answer's shape, the total of the
+   * filter, and the fingerprint of every record it matches (see
+   * listFingerprint).
+   */
+  async list(
+    filter: EntityListFilter,
+  ): Promise<{ records: EntityResponseDto[]; total: number; fingerprint: string }> {
+    const { from, params } = this.listScope(filter);
     const fromValues = [...params.values];
     const order = orderBy(filter.sort, params);
     const limit = params.add(filter.perPage);
     const offset = params.add((filter.page - 1) * filter.perPage);
-    // The page and the total in one statement; the rows are the answer's records as they are.
-    // The total is a subquery run once (not count(*) OVER (), which would read every matching
-    // row whole before the LIMIT, where the page alone can walk an index and stop).
-    const rows: Array<EntityResponseDto & { total?: number }> = await this.dataSource.query(
-      `SELECT ${ANSWER_COLUMNS}, (SELECT count(*)::int ${from}) AS total ${from}
-       ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
-      params.values,
-    );
+    // The page, the total and the fingerprint in one statement; the rows are the answer's
+    // records as they are. The total is a subquery run once (not count(*) OVER (), which would
+    // read every matching row whole before the LIMIT, where the page alone can walk an index
+    // and stop).
+    const rows: Array<EntityResponseDto & { summary?: [string, string] }> =
+      await this.dataSource.query(
+        `SELECT ${ANSWER_COLUMNS}, (SELECT ARRAY[count(*)::text, ${FINGERPRINT}] ${from}) AS summary
+         ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+        params.values,
+      );
     if (rows.length === 0) {
       // A page past the end has no row to carry the total (rare: ask for it alone).
-      if (filter.page === 1) return { records: [], total: 0 };
-      const counted: Array<{ total: number }> = await this.dataSource.query(
-        `SELECT count(*)::int AS total ${from}`,
-        fromValues,
-      );
-      return { records: [], total: counted[0].total };
+      return { records: [], ...(await this.fingerprintOf(from, fromValues)) };
     }
-    const total = rows[0].total!;
-    for (const row of rows) delete row.total;
-    return { records: rows, total };
+    const [total, fingerprint] = rows[0].summary!;
+    for (const row of rows) delete row.summary;
+    return { records: rows, total: Number(total), fingerprint };
+  }
+
+  /**
+   * What a list's answer depends on besides its parameters, without reading
+   * the page: how many records match, and a hash of every matching
+   * record's uuid and updated_at. Every write to a record sets its
+   * updated_at, and a record that starts or stops matching (created,
+   * trashed, restored, deleted, hidden with its menu or business) changes the
+   * set, so any change to the page changes one of the two.
+   */
+  listFingerprint(filter: EntityListFilter): Promise<{ total: number; fingerprint: string }> {
+    const { from, params } = this.listScope(filter);
+    return this.fingerprintOf(from, params.values);
+  }
+
+  private async fingerprintOf(
+    from: string,
+    values: unknown[],
+  ): Promise<{ total: number; fingerprint: string }> {
+    const [row]: Array<{ total: number; fingerprint: string }> = await this.dataSource.query(
+      `SELECT count(*)::int AS total, ${FINGERPRINT} AS fingerprint ${from}`,
+      values,
+    );
+    return row;
   }
 
   /**

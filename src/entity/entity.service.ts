@@ -14,7 +14,14 @@ import {
 } from './dto/list-entities-query.dto';
 import { EntityRecord } from './entity-record.entity';
 import { isUuid } from '../common/uuid';
-import { EntitySort, EntityValues, metaKeyConflict, SortColumn } from './entity-sql';
+import {
+  EntityListFilter,
+  EntitySort,
+  EntityValues,
+  metaKeyConflict,
+  SortColumn,
+} from './entity-sql';
+import { listEtag, matchesEtag } from './list-etag';
 import { EntityRepository } from './entity.repository';
 import { EntityType, EntityTypeRegistry } from './entity-types';
 import { EntityAccess } from './entity-access';
@@ -25,6 +32,11 @@ import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
+
+/** A list answer and its ETag, or only the ETag when the client holds that answer. */
+export type ListReply =
+  | { notModified: true; etag: string }
+  | { notModified?: false; etag: string; result: ApiResult<EntityResponseDto[]> };
 
 function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): EntitySort {
   // sort_by passed the SORT_BY pattern in the query DTO.
@@ -86,11 +98,17 @@ export class EntityService {
     return new ApiResult(toEntityResponse(record), `${type.label} created`, undefined, 201);
   }
 
+  /**
+   * A page of records with its ETag; with `ifNoneMatch` naming the current
+   * ETag, only the ETag (304): the fingerprint of the matching records is
+   * read, the page is neither read nor built.
+   */
   async listEntities(
     user: AuthUser | undefined,
     typeName: string,
     query: ListEntitiesQueryDto,
-  ): Promise<ApiResult<EntityResponseDto[]>> {
+    ifNoneMatch?: string,
+  ): Promise<ListReply> {
     const type = this.types.require(typeName);
     const page = query.page ?? 1;
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
@@ -98,7 +116,7 @@ export class EntityService {
     // records of the businesses they work for.
     const memberOf =
       user && query.owned_by === undefined ? await this.access.memberBusinesses(user) : undefined;
-    const { records, total } = await this.repository.list({
+    const filter: EntityListFilter = {
       type,
       viewer: user?.uuid,
       memberOf,
@@ -112,9 +130,17 @@ export class EntityService {
       sort: parseSort(query.sort_by, query.sort_order),
       page,
       perPage,
-    });
+    };
+    if (ifNoneMatch) {
+      const etag = listEtag(filter, await this.repository.listFingerprint(filter));
+      if (matchesEtag(ifNoneMatch, etag)) return { notModified: true, etag };
+    }
+    const { records, total, fingerprint } = await this.repository.list(filter);
     const visible = records.map((record) => forViewer(record, user?.uuid));
-    return new ApiResult(visible, `${type.label} records`, pageMeta(page, perPage, total));
+    return {
+      etag: listEtag(filter, { total, fingerprint }),
+      result: new ApiResult(visible, `${type.label} records`, pageMeta(page, perPage, total)),
+    };
   }
 
   /**

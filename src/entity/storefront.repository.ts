@@ -57,7 +57,7 @@ export class StorefrontRepository {
   /**
    * Storefront read 3: the public children of a parent in storefront order, the
    * same order as a list sorted by extra_data.sort_position ascending (index
-   * entities_parent_sort_idx).
+   * entities_parent_type_sort_idx).
    */
   async listPublicChildrenBySortPosition(
     type: EntityType,

@@ -24,6 +24,7 @@ import {
   StorefrontDocumentRepository,
   StoredDocument,
 } from './storefront-document.repository';
+import { matchesEtag } from './list-etag';
 
 export type { StorefrontAnswer } from './storefront-document';
 
@@ -51,14 +52,6 @@ const gunzipAsync = promisify(gunzip);
 export interface BusinessOpenState extends OpenState {
   /** `nextChangeAt` as ISO 8601 with the business's own offset; null when not known. */
   nextChangeText: string | null;
-}
-
-/** True when an If-None-Match header names this ETag (weak comparison, as Express does). */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => bare(tag) === bare(etag));
 }
 
 /**

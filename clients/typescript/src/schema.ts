@@ -263,7 +263,11 @@ export interface paths {
          *     `parent_entity_uuid`). Records in the trash, and menus and items under a trashed business or menu,
          *     are never listed. Filters: `owned_by`, `parent_entity_type`, `parent_entity_uuid`, `status`,
          *     `meta_key`, `slug`, `q`. `sort_by` is a column or `extra_data.<key>`; ties break on
-         *     `created_at`, then `uuid`.
+         *     `created_at`, then `uuid`. Every answer carries a weak `ETag` for its query and its
+         *     caller; a request whose `If-None-Match` names the current one is answered 304 with no
+         *     body. It changes with any write to a listed record, with a record that starts or stops
+         *     being listed (created, trashed, restored, deleted, hidden with its menu or business), and
+         *     with the caller.
          */
         get: operations["listEntities"];
         put?: never;
@@ -3398,6 +3402,13 @@ export interface operations {
                         meta?: components["schemas"]["PageMetaDto"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
             400: {
