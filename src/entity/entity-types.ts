@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
+import { pricingSettings } from './domain/pricing-settings';
 import {
   amount,
   email,
@@ -50,6 +51,7 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
         accepting_orders: flag(),
         opening_hours: openingHours(),
         paystack_subaccount_code: text(),
+        pricing: pricingSettings(),
       },
     },
   },
