@@ -7,6 +7,7 @@
  */
 const MODULES = [
   'account',
+  'discount',
   'entity',
   'file',
   'notification',

@@ -7,6 +7,7 @@ import { ClockModule } from './common/clock.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DiscountModule } from './discount';
 import { EntityModule } from './entity/entity.module';
 import { FileModule } from './file/file.module';
 import { HealthModule } from './health/health.module';
@@ -44,6 +45,7 @@ export class AppModule {
         TeamModule,
         EntityModule,
         FileModule,
+        DiscountModule,
         OrderModule,
         WebhookModule,
         PaymentModule,

@@ -1,4 +1,5 @@
 import { UserEntity } from '../account/user.entity';
+import { DISCOUNT_ENTITIES } from '../discount';
 import { UserTokenEntity } from '../account/user-token.entity';
 import { EntityRecord } from '../entity/entity-record.entity';
 import { ORDER_ENTITIES } from '../order/entities';
@@ -19,4 +20,5 @@ export const ENTITIES = [
   ...WEBHOOK_ENTITIES,
   ...PAYMENT_ENTITIES,
   BusinessMemberEntity,
+  ...DISCOUNT_ENTITIES,
 ];

@@ -45,6 +45,12 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
       'logs in with an account of their own and may do what their role allows on that business.',
   },
   {
+    name: 'discounts',
+    description:
+      'A business’s discount codes, managed by its owner and managers; guests use one with the ' +
+      'order’s `discount_code`.',
+  },
+  {
     name: 'files',
     description: 'Upload URLs for images, the local driver’s signed upload and the stored files.',
   },

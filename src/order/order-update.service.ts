@@ -12,6 +12,7 @@ import {
 } from './domain/order-status';
 import { isUuid } from '../common/uuid';
 import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
+import { OrderPricer } from './order-pricer';
 import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderEntity } from './entities';
 import { OrderActor } from './entities/order-event.entity';
@@ -36,6 +37,7 @@ export class OrderUpdateService {
     private readonly clock: Clock,
     private readonly payments: OrderPayments,
     private readonly access: AccessPolicy,
+    private readonly pricer: OrderPricer,
   ) {}
 
   async updateOrder(
@@ -91,6 +93,7 @@ export class OrderUpdateService {
         return this.detail(manager, order);
       }
       const updated = await this.orders.updateOrder(manager, order.uuid, changes);
+      await this.pricer.giveBackWhenEnded(manager, updated);
       await this.orders.insertEvents(manager, order.uuid, history);
       await publish(
         'order.updated',

@@ -1,3 +1,6 @@
+import { OrderQuoteService } from './order-quote.service';
+import { DiscountModule } from '../discount';
+import { OrderPricer } from './order-pricer';
 import { Module, OnApplicationBootstrap, OnModuleDestroy, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
@@ -29,7 +32,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * stream, and the mails an order sends.
  */
 @Module({
-  imports: [AccountModule, EntityModule, TeamModule],
+  imports: [AccountModule, EntityModule, TeamModule, DiscountModule],
   controllers: [
     OrderController,
     OrderGuestController,
@@ -48,6 +51,8 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     IdempotencyRepository,
     IdempotencyService,
     OrderPlacementService,
+    OrderPricer,
+    OrderQuoteService,
     OrderUpdateService,
     OrderInboxService,
     NotificationService,
