@@ -1997,7 +1997,7 @@ export interface components {
              */
             menu_base_wallet_ticker_symbol?: string | null;
             /**
-             * @description The payment methods the menu offers besides cash: an array, or an object keyed by provider (`paystack`, `bank_transfer`) whose values describe it (`title`, `description`, `fee`, `fee_max_amount`; for bank_transfer also `account_name`, `account_number`, `bank_name`). Stored as sent. An order may only use a method other than cash that is listed here.
+             * @description The payment methods the menu offers besides cash: an array, or an object keyed by provider (`paystack`, `bank_transfer`) whose values describe it (`title`, `description`, `fee`, `fee_max_amount`; for bank_transfer also `account_name`, `account_number`, `bank_name`). Stored as sent. An order may only use a method other than cash that is listed here. The `paystack` entry may name `channels`, a non-empty list of `card`, `bank`, `ussd`, `qr`, `mobile_money`, `bank_transfer` and `eft`, passed to the checkout (400 naming the path otherwise); without them Paystack offers its defaults.
              * @example {
              *       "bank_transfer": {
              *         "account_name": "Bistro Ltd",
