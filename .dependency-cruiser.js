@@ -9,6 +9,7 @@
  */
 const MODULES = [
   'account',
+  'discount',
   'entity',
   'file',
   'notification',

@@ -5,6 +5,7 @@
  * storefront cache off, then with its default cache.
  */
 import { NS } from './bench-env';
+import { DISCOUNT } from './seed-priced';
 import {
   BIG_MENU_META_KEY,
   BUSINESS_META_KEY,
@@ -29,6 +30,7 @@ export interface Load {
     | 'storefront'
     | 'list'
     | 'order'
+    | 'priced order'
     | 'card order'
     | 'login'
     | 'long tail'
@@ -174,6 +176,19 @@ export const SCENARIOS: Scenario[] = [
     ratioTo: 'ceiling',
     targetRatio: 1,
     orderCheck: { into: 'orderCheck', logAs: 'orders stored by the service run' },
+    drainOutbox: true,
+  },
+  {
+    // The same placement priced in lines: the code's row is locked in every
+    // order's transaction, so this row shows what pricing and that lock cost.
+    id: 'P3 priced',
+    only: 'P3',
+    title: 'P3 order, 5 lines, with VAT, a dine-in service charge and a discount code',
+    phase: 'cache off',
+    service: { name: 'P3 priced service', at: 'service', request: 'priced order' },
+    ceiling: { row: 'P3', side: 'service' },
+    ceilingLabel: 'P3 service (no pricing)',
+    ratioTo: 'ceiling',
     drainOutbox: true,
   },
   {
@@ -325,6 +340,8 @@ export function requestOf(load: Load, context: RequestContext): Request {
       return { ...get, url: base + paths.list };
     case 'order':
       return { ...place, bodies: orderBodies(context.seeded), url: base + paths.order };
+    case 'priced order':
+      return { ...place, bodies: pricedOrderBodies(context.seeded), url: base + paths.order };
     case 'card order':
       return { ...place, bodies: orderBodies(context.seeded, 'paystack'), url: base + paths.order };
     case 'login':
@@ -424,6 +441,47 @@ export function orderBodies(seeded: Seeded, paymentProcessor = 'cash'): string[]
         item_note: '',
         options: chosenOptions(i),
       })),
+    });
+  });
+}
+
+/** Half away from zero, for the positive amounts of the bench: (numerator / denominator) in cents. */
+function roundedCents(numerator: number, denominator: number): number {
+  return Math.floor((2 * numerator + denominator) / (2 * denominator));
+}
+
+/**
+ * Dine-in orders of 5 lines at the priced business with its code, their
+ * amounts computed as the service prices them (integer cents, so exact):
+ * 10 % off the items, 10 % service on the rest, 7.5 % VAT on both.
+ */
+export function pricedOrderBodies(seeded: Seeded): string[] {
+  const items = seeded.priced.items;
+  return items.map((_, start) => {
+    const lines = Array.from({ length: 5 }, (_, i) => ({
+      item: items[(start + i) % items.length],
+      quantity: 1 + (i % 2),
+    }));
+    const subtotal = lines.reduce(
+      (sum, line) => sum + Math.round(Number(line.item.unitPrice) * 100) * line.quantity,
+      0,
+    );
+    const discount = roundedCents(subtotal * 10, 100);
+    const service = roundedCents((subtotal - discount) * 10, 100);
+    const tax = roundedCents((subtotal - discount + service) * 75, 1000);
+    const cents = subtotal - discount + service + tax;
+    return JSON.stringify({
+      menu_uuid: seeded.priced.menuUuid,
+      amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
+      payment_processor: 'cash',
+      customer_email_address: `guest${start}@example.test`,
+      discount_code: DISCOUNT.code,
+      onpremise_data: {
+        customer_onpremise_location_type: 'table',
+        customer_onpremise_location_number: String(start % 20),
+        customer_onpremise_location: `table_${start % 20}`,
+      },
+      cart_items: lines.map(({ item, quantity }) => ({ uuid: item.uuid, quantity })),
     });
   });
 }

@@ -3,6 +3,7 @@
  * would: register, log in, one business, a menu of 1000 items and a second
  * menu of 100 items.
  */
+import { seedPriced, SeededPricing } from './seed-priced';
 import { randomBytes } from 'node:crypto';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -65,10 +66,12 @@ export interface Seeded {
   bigMenuUuid: string;
   smallMenuUuid: string;
   smallMenuItems: SeededItem[];
+  /** A second business that prices its orders: VAT, a dine-in service charge and a code. */
+  priced: SeededPricing;
   seconds: number;
 }
 
-interface Api {
+export interface Api {
   base: string;
   ns: string;
   apiKey: string;
@@ -96,7 +99,7 @@ async function call(
   return { status: res.status, json };
 }
 
-async function expectStatus(
+export async function expectStatus(
   api: Api,
   method: string,
   path: string,
@@ -114,7 +117,10 @@ async function expectStatus(
 }
 
 /** Runs `task(0..count-1)` with a few in flight at once. */
-async function inParallel(count: number, task: (index: number) => Promise<void>): Promise<void> {
+export async function inParallel(
+  count: number,
+  task: (index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < count) await task(next++);
@@ -123,7 +129,7 @@ async function inParallel(count: number, task: (index: number) => Promise<void>)
 }
 
 /** A price in "12.50" form, spread over 1.00–120.95. */
-function priceOf(index: number): string {
+export function priceOf(index: number): string {
   const cents = 100 + ((index * 7919) % 11900);
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 }
@@ -255,10 +261,13 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
   await newItems(bigMenu.uuid, BIG_MENU_ITEMS);
   const smallMenuItems = await newItems(smallMenu.uuid, SMALL_MENU_ITEMS);
 
+  const priced = await seedPriced(api, token);
+
   return {
     ownerEmail,
     ownerPassword,
     token,
+    priced,
     businessUuid: business.uuid,
     bigMenuUuid: bigMenu.uuid,
     smallMenuUuid: smallMenu.uuid,

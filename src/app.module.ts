@@ -7,6 +7,7 @@ import { ClockModule } from './common/clock.module';
 import { AppConfig } from './config/config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DiscountModule } from './discount';
 import { EntityModule } from './entity';
 import { FileModule } from './file';
 import { HealthModule } from './health/health.module';
@@ -47,6 +48,7 @@ export class AppModule {
         EntityModule,
         FileModule,
         NotificationModule,
+        DiscountModule,
         OrderModule,
         WebhookModule,
         PaymentModule,

@@ -1,4 +1,5 @@
 import { ACCOUNT_ENTITIES } from './account';
+import { DISCOUNT_ENTITIES } from './discount';
 import { ENTITY_ENTITIES } from './entity';
 import { NOTIFICATION_ENTITIES } from './notification';
 import { ORDER_ENTITIES } from './order';
@@ -22,4 +23,5 @@ export const ENTITIES = [
   ...WEBHOOK_ENTITIES,
   ...PAYMENT_ENTITIES,
   ...TEAM_ENTITIES,
+  ...DISCOUNT_ENTITIES,
 ];

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
+import { paymentProviders } from './domain/payment-channels';
+import { pricingSettings } from './domain/pricing-settings';
 import {
   amount,
   email,
   ExtraDataSchema,
   flag,
   integer,
-  listOrMap,
   openingHours,
   optionGroups,
   shape,
@@ -50,6 +51,7 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
         accepting_orders: flag(),
         opening_hours: openingHours(),
         paystack_subaccount_code: text(),
+        pricing: pricingSettings(),
       },
     },
   },
@@ -65,7 +67,7 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
         menu_primary_color: text(),
         enable_dark_mode: flag(),
         menu_featured_categories: textList(),
-        menu_checkout_payments_providers: listOrMap(),
+        menu_checkout_payments_providers: paymentProviders(),
         support_tab: shape({
           title: text(),
           content: text(),

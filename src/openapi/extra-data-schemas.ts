@@ -92,6 +92,58 @@ export const BUSINESS_EXTRA_DATA: Schema = {
         closures: [{ from: '2026-12-24', to: '2026-12-26', note: 'Christmas' }],
       },
     }),
+    pricing: nullable({
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'How orders are priced beyond their items; each part may be absent (none of it), and ' +
+        'without `pricing` the total is the items alone. Rates are percentages from 0 to 100 as ' +
+        'decimal text with at most 4 decimals. `tax.inclusive` (default false) means the prices ' +
+        'already hold the tax; `tax.applies_to_delivery` (default false) taxes the delivery fee too. ' +
+        '`service_charge.modes` lists the fulfilment types it applies to (default all three). ' +
+        '`tips.presets_percent` is at most 5 numbers from 0 to 100 for the storefront to offer.',
+      properties: {
+        tax: {
+          type: 'object',
+          required: ['rate_percent'],
+          properties: {
+            label: { type: 'string', maxLength: 64 },
+            rate_percent: { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,4})?$' },
+            inclusive: { type: 'boolean', default: false },
+            applies_to_delivery: { type: 'boolean', default: false },
+          },
+        },
+        service_charge: {
+          type: 'object',
+          required: ['rate_percent'],
+          properties: {
+            label: { type: 'string', maxLength: 64 },
+            rate_percent: { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,4})?$' },
+            modes: {
+              type: 'array',
+              items: { type: 'string', enum: ['dine_in', 'pickup', 'delivery'] },
+              uniqueItems: true,
+            },
+          },
+        },
+        tips: {
+          type: 'object',
+          properties: {
+            enabled: { type: 'boolean', default: false },
+            presets_percent: {
+              type: 'array',
+              maxItems: 5,
+              items: { type: 'number', minimum: 0, maximum: 100 },
+            },
+          },
+        },
+      },
+      example: {
+        tax: { label: 'VAT', rate_percent: '7.5', inclusive: false, applies_to_delivery: false },
+        service_charge: { label: 'Service', rate_percent: '10', modes: ['dine_in'] },
+        tips: { enabled: true, presets_percent: [5, 10, 15] },
+      },
+    }),
   },
 };
 
@@ -122,7 +174,10 @@ export const MENU_EXTRA_DATA: Schema = {
         'The payment methods the menu offers besides cash: an array, or an object keyed by provider ' +
         '(`paystack`, `bank_transfer`) whose values describe it (`title`, `description`, `fee`, ' +
         '`fee_max_amount`; for bank_transfer also `account_name`, `account_number`, `bank_name`). ' +
-        'Stored as sent. An order may only use a method other than cash that is listed here.',
+        'Stored as sent. An order may only use a method other than cash that is listed here. The ' +
+        '`paystack` entry may name `channels`, a non-empty list of `card`, `bank`, `ussd`, `qr`, ' +
+        '`mobile_money`, `bank_transfer` and `eft`, passed to the checkout (400 naming the path ' +
+        'otherwise); without them Paystack offers its defaults.',
       example: {
         bank_transfer: {
           title: 'Bank transfer',

@@ -33,6 +33,7 @@ export const OPERATION_FLOW: readonly string[] = [
   'getStorefrontQrPng',
   'getStorefrontQrSvg',
   // orders
+  'quoteOrder',
   'placeOrder',
   'getGuestOrder',
   'streamGuestOrder',
@@ -52,6 +53,12 @@ export const OPERATION_FLOW: readonly string[] = [
   'markNotificationsRead',
   'listNotificationSettings',
   'saveNotificationSetting',
+  // discount codes
+  'createDiscount',
+  'listDiscounts',
+  'getDiscount',
+  'updateDiscount',
+  'deleteDiscount',
   // webhooks
   'createWebhook',
   'listWebhooks',

@@ -51,6 +51,12 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
       'period as CSV; for the owner and managers.',
   },
   {
+    name: 'discounts',
+    description:
+      'A business’s discount codes, managed by its owner and managers; guests use one with the ' +
+      'order’s `discount_code`.',
+  },
+  {
     name: 'files',
     description: 'Upload URLs for images, the local driver’s signed upload and the stored files.',
   },

@@ -8,6 +8,7 @@ import { canMoveStatus, nextStatuses } from './domain/order-status';
 import { isUuid } from '../common/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
 import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/order-response.dto';
+import { OrderPricer } from './order-pricer';
 import { OrderEntity } from './entities';
 import { NotificationRepository } from '../notification';
 import { OrderRepository } from './order.repository';
@@ -33,6 +34,7 @@ export class OrderGuestService {
     private readonly notifications: NotificationRepository,
     private readonly events: OrderEventBus,
     private readonly hub: OrderStreamHub,
+    private readonly pricer: OrderPricer,
   ) {}
 
   /** The order's uuid when the token is this order's; otherwise 404. */
@@ -92,6 +94,7 @@ export class OrderGuestService {
         );
       }
       const updated = await this.orders.updateOrder(manager, order.uuid, { status: 'cancelled' });
+      await this.pricer.giveBackWhenEnded(manager, updated);
       await this.orders.insertEvents(manager, order.uuid, [
         {
           field: 'status',

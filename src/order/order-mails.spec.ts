@@ -24,6 +24,17 @@ const order: OrderResponseDto = {
   menu_uuid: 'm-1',
   business_uuid: 'b-1',
   amount: '59.97',
+  pricing: {
+    items_subtotal: '59.97',
+    delivery_fee: '0.00',
+    discount: '0.00',
+    discount_code: null,
+    service_charge: '0.00',
+    tax: '0.00',
+    tax_inclusive: false,
+    tip: '0.00',
+    total: '59.97',
+  },
   currency: 'NGN',
   payment_processor: 'bank_transfer',
   customer_email_address: 'guest@example.test',
@@ -140,5 +151,34 @@ describe('order mails', () => {
       business,
     );
     expect(mail.text).not.toContain('On the premises');
+  });
+
+  it('shows the price in lines when there is more than items', () => {
+    const priced: OrderResponseDto = {
+      ...order,
+      amount: '65.21',
+      pricing: {
+        items_subtotal: '50.00',
+        delivery_fee: '0.00',
+        discount: '5.00',
+        discount_code: 'WELCOME10',
+        service_charge: '4.50',
+        tax: '3.71',
+        tax_inclusive: false,
+        tip: '2.00',
+        total: '65.21',
+      },
+    };
+    const text = customerCopyMail(priced, business).text;
+    expect(text).toContain('Subtotal: 50.00 NGN');
+    expect(text).toContain('Discount (WELCOME10): -5.00 NGN');
+    expect(text).toContain('Service charge: 4.50 NGN');
+    expect(text).toContain('Tax: 3.71 NGN');
+    expect(text).toContain('Tip: 2.00 NGN');
+    expect(text).not.toContain('Delivery:');
+  });
+
+  it('shows no price lines for an order of items alone', () => {
+    expect(customerCopyMail(order, business).text).not.toContain('Subtotal');
   });
 });

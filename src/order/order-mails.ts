@@ -83,7 +83,32 @@ function whereLines(order: OrderResponseDto): string[] {
   return lines;
 }
 
-/** What both order mails show: reference, time, lines, total, payment and where. */
+/**
+ * The price in lines, when there is more to it than items and delivery:
+ * subtotal, delivery, discount, service charge, tax (added or included) and tip.
+ */
+function pricingLines(order: OrderResponseDto): string[] {
+  const p = order.pricing;
+  if (!p) return [];
+  const zero = (amount: string) => Number(amount) === 0;
+  if ([p.discount, p.service_charge, p.tax, p.tip].every(zero)) return [];
+  return [
+    `Subtotal: ${money(order, p.items_subtotal)}`,
+    ...(zero(p.delivery_fee) ? [] : [`Delivery: ${money(order, p.delivery_fee)}`]),
+    ...(zero(p.discount)
+      ? []
+      : [
+          `Discount${p.discount_code ? ` (${p.discount_code})` : ''}: -${money(order, p.discount)}`,
+        ]),
+    ...(zero(p.service_charge) ? [] : [`Service charge: ${money(order, p.service_charge)}`]),
+    ...(zero(p.tax)
+      ? []
+      : [`Tax${p.tax_inclusive ? ' (included in the prices)' : ''}: ${money(order, p.tax)}`]),
+    ...(zero(p.tip) ? [] : [`Tip: ${money(order, p.tip)}`]),
+  ];
+}
+
+/** What both order mails show: reference, time, lines, price lines, total, payment and where. */
 function orderSummaryLines(order: OrderResponseDto): string[] {
   return [
     `Order reference: ${order.order_reference}`,
@@ -91,6 +116,7 @@ function orderSummaryLines(order: OrderResponseDto): string[] {
     '',
     ...lineList(order),
     '',
+    ...pricingLines(order),
     `Total: ${money(order, order.amount)}`,
     `Payment: ${paymentLabel(order.payment_processor)}`,
     ...whereLines(order),

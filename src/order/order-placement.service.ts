@@ -9,10 +9,9 @@ import { ApiResult } from '../http/envelope';
 import { ordersPlaced } from '../metrics/metrics';
 import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import Decimal from 'decimal.js';
-import { isDeliveryItem, OrderableItem, priceCart } from './domain/cart-pricing';
+import { isDeliveryItem, OrderableItem, PricedLine, priceCart } from './domain/cart-pricing';
 import { FulfilmentType } from './domain/fulfilment-type';
-import { formatMoney, parseAmount, withinTolerance } from '../common/money';
+import { formatMoney } from '../common/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
 import { isUuid } from '../common/uuid';
@@ -31,6 +30,7 @@ import { IdempotencyService } from './idempotency.service';
 import { NotificationRepository } from '../notification';
 import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
 import { OrderRepository } from './order.repository';
+import { OrderPricer, toOrderPrice } from './order-pricer';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
 
 const IDEMPOTENCY_SCOPE = 'order.place';
@@ -41,11 +41,21 @@ function optionalText(value: string | undefined): string | null {
 }
 
 /** How the order is handed over, read from what a client of today sends. */
-function inferredFulfilment(dto: PlaceOrderDto, hasDeliveryLine: boolean): FulfilmentType {
+export function inferredFulfilment(
+  dto: Pick<PlaceOrderDto, 'delivery_data' | 'onpremise_data'>,
+  hasDeliveryLine: boolean,
+): FulfilmentType {
   if (hasDeliveryLine || (dto.delivery_data?.delivery_address ?? '').trim() !== '')
     return 'delivery';
   const location = dto.onpremise_data?.customer_onpremise_location ?? '';
   return location !== '' && location !== '_' ? 'dine_in' : 'pickup';
+}
+
+export function hasDeliveryLineIn(
+  lines: readonly PricedLine[],
+  byUuid: ReadonlyMap<string, OrderableItem>,
+): boolean {
+  return lines.some((line) => isDeliveryItem(byUuid.get(line.itemUuid)!));
 }
 
 /** The body as the service understands it: defaults applied, so equal orders fingerprint alike. */
@@ -78,6 +88,7 @@ export class OrderPlacementService {
     private readonly tokens: OrderTokens,
     private readonly payments: OrderPayments,
     private readonly userContacts: UserContacts,
+    private readonly pricer: OrderPricer,
   ) {}
 
   async placeOrder(
@@ -204,29 +215,17 @@ export class OrderPlacementService {
         pricing.problems,
       );
     }
-    const total = formatMoney(pricing.total);
-    const sent = parseAmount(dto.amount)!;
-    if (!withinTolerance(sent, pricing.total)) {
-      throw ApiError.unprocessable(
-        `The amount ${sent.toString()} does not match the total of the items, ${total}.`,
-        [
-          {
-            field: 'amount',
-            message: `expected ${total} (within 0.005), got ${sent.toString()}`,
-            computed_total: total,
-          },
-        ],
-      );
-    }
-
-    const deliveryLines = pricing.lines.filter((line) =>
-      isDeliveryItem(byUuid.get(line.itemUuid)!),
-    );
-    const hasDeliveryLine = deliveryLines.length > 0;
-    const deliveryFee = deliveryLines.reduce(
-      (sum, line) => sum.plus(line.lineTotal),
-      new Decimal(0),
-    );
+    const fulfilmentType = inferredFulfilment(dto, hasDeliveryLineIn(pricing.lines, byUuid));
+    const price = await this.pricer.priceOrRefuse(manager, {
+      body: dto,
+      businessUuid: business.uuid,
+      businessExtra: business.extraData,
+      menuUuid: menu.uuid,
+      lines: pricing.lines,
+      itemsByUuid: byUuid,
+      fulfilmentType,
+      lock: true,
+    });
 
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
     const payment = this.payments.plan({
@@ -246,7 +245,7 @@ export class OrderPlacementService {
         businessUuid: business.uuid,
         ownerUuid: business.ownedBy,
         paymentProcessor: processor,
-        amount: total,
+        amount: formatMoney(price.total),
         currency: payment.currency,
         customerEmailAddress: dto.customer_email_address,
         customerPhoneNumber: optionalText(dto.customer_phone_number),
@@ -258,20 +257,9 @@ export class OrderPlacementService {
         paymentInstructions: payment.instructions,
         paymentCallbackUrl: payment.callbackUrl,
         paymentAttempts: payment.attempts,
-        fulfilmentType: inferredFulfilment(dto, deliveryFee.gt(0) || hasDeliveryLine),
+        fulfilmentType,
         requestedTime: null,
-        price: {
-          itemsSubtotal: formatMoney(pricing.total.minus(deliveryFee)),
-          deliveryFee: formatMoney(deliveryFee),
-          discount: '0.00',
-          discountCode: null,
-          discountUuid: null,
-          serviceCharge: '0.00',
-          tax: '0.00',
-          taxInclusive: false,
-          tip: '0.00',
-          rates: null,
-        },
+        price: toOrderPrice(price),
       },
       pricing.lines.map((line) => ({
         position: line.position,
@@ -286,6 +274,7 @@ export class OrderPlacementService {
       })),
       'guest',
     );
+    await this.pricer.redeem(manager, price, stored.uuid, dto.customer_email_address);
     // The order is new in this transaction: what was just inserted is all of its lines and history.
     const answer = toOrderResponse(stored, lines, events);
 

@@ -11,6 +11,7 @@ import {
 } from './domain/order-status';
 import { isUuid } from '../common/uuid';
 import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
+import { OrderPricer } from './order-pricer';
 import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderEntity } from './entities';
 import { OrderActor } from './entities/order-event.entity';
@@ -34,6 +35,7 @@ export class OrderUpdateService {
     private readonly events: OrderEventBus,
     private readonly payments: OrderPayments,
     private readonly access: AccessPolicy,
+    private readonly pricer: OrderPricer,
   ) {}
 
   async updateOrder(
@@ -94,6 +96,7 @@ export class OrderUpdateService {
       let updated = Object.keys(changes).length
         ? await this.orders.updateOrder(manager, order.uuid, changes)
         : order;
+      await this.pricer.giveBackWhenEnded(manager, updated);
       // The history keeps the order of the body: status, payment, note.
       await this.orders.insertEvents(
         manager,

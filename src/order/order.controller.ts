@@ -9,6 +9,8 @@ import { describeStatusMoves } from './domain/order-status';
 import { OrderResponseDto, PlacedOrderResponseDto } from './dto/order-response.dto';
 import { OrderNotifyResponseDto } from './dto/order-notify-response.dto';
 import { PlaceOrderDto } from './dto/place-order.dto';
+import { OrderQuoteResponseDto, QuoteOrderDto } from './dto/quote-order.dto';
+import { OrderQuoteService } from './order-quote.service';
 import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderPlacementService } from './order-placement.service';
 import { OrderUpdateService } from './order-update.service';
@@ -20,6 +22,7 @@ export class OrderController {
   constructor(
     private readonly placement: OrderPlacementService,
     private readonly updates: OrderUpdateService,
+    private readonly quotes: OrderQuoteService,
   ) {}
 
   /**
@@ -32,8 +35,9 @@ export class OrderController {
    * 1-100 cart lines, each a public item of this menu that is not sold out, with its chosen
    * options valid for the item's option groups, and a quantity within the item's minimum and
    * maximum (422 naming the line), at most one line of category Delivery; `amount` must equal
-   * the total computed from the items' prices plus the chosen options' deltas with exact
-   * decimals, within 0.005 (422 with the computed total). The order, its lines with a snapshot
+   * the order's total within 0.005 (422 with the computed total): the items' prices plus the
+   * chosen options' deltas, then the business's pricing (discount code, service charge, tax,
+   * tip) in exact decimals, as the answer's `pricing` block shows. The order, its lines with a snapshot
    * of each item and its options, the owner's notification and the mails are stored in one
    * transaction; a `paystack` order then opens a checkout. The answer carries the guest's
    * `order_token`. Send an `Idempotency-Key` to make retries safe. Limited per IP (30 a minute
@@ -60,6 +64,29 @@ export class OrderController {
     @Ip() ip: string,
   ): Promise<ApiResult<PlacedOrderResponseDto>> {
     return this.placement.placeOrder(dto, idempotencyKey, ip);
+  }
+
+  /**
+   * Price an order before placing it
+   *
+   * @remarks Needs the API key only. Takes an order body (`amount` and
+   * `customer_email_address` may be left out) and answers the `pricing` block
+   * placement would give (items, delivery, discount, service charge, tax, tip
+   * and total) and the `problems` placement would refuse with (its 422
+   * details, each naming its field; [] when the order would be placed). It
+   * runs the same checks and the same pricing as placement, but stores
+   * nothing and uses no discount redemption. An unknown or closed menu is 404
+   * as for placement. Quotes count against the order limit per IP at most
+   * once a second.
+   */
+  @Post('order/quote')
+  @ApiKeyOnly()
+  @HttpCode(200)
+  @Message('Order priced')
+  @ApiEnvelope(OrderQuoteResponseDto)
+  @ApiErrors(400, 404, 413, 429)
+  quoteOrder(@Body() dto: QuoteOrderDto, @Ip() ip: string): Promise<OrderQuoteResponseDto> {
+    return this.quotes.quote(dto, ip);
   }
 
   /**

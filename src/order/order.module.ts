@@ -5,6 +5,9 @@ import {
   OnApplicationBootstrap,
   OnModuleDestroy,
 } from '@nestjs/common';
+import { DiscountModule } from '../discount';
+import { OrderPricer } from './order-pricer';
+import { OrderQuoteService } from './order-quote.service';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { AccountModule } from '../account';
@@ -36,7 +39,14 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  */
 @Module({
   // The payment module implements this module's `OrderPayments` port.
-  imports: [AccountModule, EntityModule, NotificationModule, TeamModule, forwardRef(paymentModule)],
+  imports: [
+    AccountModule,
+    EntityModule,
+    NotificationModule,
+    TeamModule,
+    DiscountModule,
+    forwardRef(paymentModule),
+  ],
   controllers: [OrderController, OrderGuestController, OrderInboxController],
   providers: [
     {
@@ -49,6 +59,8 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     IdempotencyRepository,
     IdempotencyService,
     OrderPlacementService,
+    OrderPricer,
+    OrderQuoteService,
     OrderUpdateService,
     OrderInboxService,
     OrderStreamHub,

@@ -138,6 +138,21 @@ export class PaymentCheckoutService extends OrderPayments {
     return reference ? this.open(order, reference, businessExtra) : null;
   }
 
+  /** The channels the menu's entry for the order's provider names, checked when the menu was written. */
+  private async checkoutChannels(order: OrderEntity): Promise<string[] | null> {
+    const orderable = await this.entities.findOrderableMenu(order.menuUuid, []);
+    const entry = offeredProviderEntry(
+      orderable?.menu.extraData.menu_checkout_payments_providers,
+      order.paymentProcessor,
+    );
+    const channels = entry?.channels;
+    return Array.isArray(channels) &&
+      channels.length > 0 &&
+      channels.every((channel) => typeof channel === 'string')
+      ? (channels as string[])
+      : null;
+  }
+
   /**
    * Asks the provider for a checkout (outside any transaction) and stores the
    * outcome under the order's row lock.
@@ -156,6 +171,7 @@ export class PaymentCheckoutService extends OrderPayments {
       currency: order.currency ?? '',
       callbackUrl: order.paymentCallbackUrl,
       subaccount: typeof subaccount === 'string' && subaccount.trim() ? subaccount.trim() : null,
+      channels: await this.checkoutChannels(order),
       metadata: {
         order_uuid: order.uuid,
         order_reference: order.orderReference,

@@ -21,7 +21,12 @@ export interface FakeTransaction {
   metadata: unknown;
   subaccount: string | null;
   callback_url: string | null;
+  /** The channels the checkout was asked to offer; null when none were named. */
+  channels: string[] | null;
 }
+
+/** The channels Paystack's initialize accepts. */
+const PAYSTACK_CHANNELS = ['card', 'bank', 'ussd', 'qr', 'mobile_money', 'bank_transfer', 'eft'];
 
 /** How the fake answers: normally, with a 5xx, with `status: false`, or never. */
 export type FakeMode = 'ok' | 'error' | 'refuse' | 'stall';
@@ -231,6 +236,14 @@ export class FakePaystack {
     if (!Number.isInteger(amount) || amount <= 0) {
       return this.answer(res, 400, { status: false, message: 'Invalid Amount Sent' });
     }
+    if (
+      body.channels !== undefined &&
+      (!Array.isArray(body.channels) ||
+        body.channels.length === 0 ||
+        body.channels.some((c: unknown) => !PAYSTACK_CHANNELS.includes(c as string)))
+    ) {
+      return this.answer(res, 400, { status: false, message: 'Invalid channels' });
+    }
     const reference: string = body.reference ?? `T${randomBytes(6).toString('hex')}`;
     if (this.transactions.has(reference)) {
       return this.answer(res, 400, { status: false, message: 'Duplicate Transaction Reference' });
@@ -248,6 +261,7 @@ export class FakePaystack {
       metadata: body.metadata ?? null,
       subaccount: body.subaccount ?? null,
       callback_url: body.callback_url ?? null,
+      channels: body.channels ?? null,
     });
     this.answer(res, 200, {
       status: true,

@@ -453,6 +453,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plugins/svc/svc-init/order/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price an order before placing it
+         * @description Needs the API key only. Takes an order body (`amount` and
+         *     `customer_email_address` may be left out) and answers the `pricing` block
+         *     placement would give (items, delivery, discount, service charge, tax, tip
+         *     and total) and the `problems` placement would refuse with (its 422
+         *     details, each naming its field; [] when the order would be placed). It
+         *     runs the same checks and the same pricing as placement, but stores
+         *     nothing and uses no discount redemption. An unknown or closed menu is 404
+         *     as for placement. Quotes count against the order limit per IP at most
+         *     once a second.
+         */
+        post: operations["quoteOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugins/svc/svc-init/order": {
         parameters: {
             query?: never;
@@ -471,8 +499,9 @@ export interface paths {
          *     1-100 cart lines, each a public item of this menu that is not sold out, with its chosen
          *     options valid for the item's option groups, and a quantity within the item's minimum and
          *     maximum (422 naming the line), at most one line of category Delivery; `amount` must equal
-         *     the total computed from the items' prices plus the chosen options' deltas with exact
-         *     decimals, within 0.005 (422 with the computed total). The order, its lines with a snapshot
+         *     the order's total within 0.005 (422 with the computed total): the items' prices plus the
+         *     chosen options' deltas, then the business's pricing (discount code, service charge, tax,
+         *     tip) in exact decimals, as the answer's `pricing` block shows. The order, its lines with a snapshot
          *     of each item and its options, the owner's notification and the mails are stored in one
          *     transaction; a `paystack` order then opens a checkout. The answer carries the guest's
          *     `order_token`. Send an `Idempotency-Key` to make retries safe. Limited per IP (30 a minute
@@ -799,6 +828,64 @@ export interface paths {
          */
         post: operations["saveNotificationSetting"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the business's discount codes.
+         * @description Oldest first, each with its `redemptions` counted; deleted codes are not listed.
+         */
+        get: operations["listDiscounts"];
+        put?: never;
+        /**
+         * Creates a discount code.
+         * @description `code` is 3–32 of A–Z, 0–9, `-` and `_`, compared without regard
+         *     to case and unique per business (409). `percent` takes value % of the
+         *     items' subtotal (value 0–100); `fixed` takes value off (a positive
+         *     amount), never more than the subtotal. `starts_at` must be before
+         *     `ends_at`. Amounts are decimal text; a JSON number is read as its text.
+         */
+        post: operations["createDiscount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/discounts/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads one discount code.
+         * @description With its `redemptions` counted. A deleted code, or one of another business, is 404.
+         */
+        get: operations["getDiscount"];
+        /**
+         * Changes a discount code.
+         * @description Only the fields sent change; null clears an optional one. The
+         *     same rules as at creation hold for the result. Orders already placed
+         *     keep the discount they got.
+         */
+        put: operations["updateDiscount"];
+        post?: never;
+        /**
+         * Deletes a discount code: it is disabled for good.
+         * @description Orders placed with it keep their discount; the code cannot be created again.
+         */
+        delete: operations["deleteDiscount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1368,6 +1455,54 @@ export interface components {
              * @example ACCT_8f4s1eq7ml6rlzj
              */
             paystack_subaccount_code?: string | null;
+            /**
+             * @description How orders are priced beyond their items; each part may be absent (none of it), and without `pricing` the total is the items alone. Rates are percentages from 0 to 100 as decimal text with at most 4 decimals. `tax.inclusive` (default false) means the prices already hold the tax; `tax.applies_to_delivery` (default false) taxes the delivery fee too. `service_charge.modes` lists the fulfilment types it applies to (default all three). `tips.presets_percent` is at most 5 numbers from 0 to 100 for the storefront to offer.
+             * @example {
+             *       "service_charge": {
+             *         "label": "Service",
+             *         "modes": [
+             *           "dine_in"
+             *         ],
+             *         "rate_percent": "10"
+             *       },
+             *       "tax": {
+             *         "applies_to_delivery": false,
+             *         "inclusive": false,
+             *         "label": "VAT",
+             *         "rate_percent": "7.5"
+             *       },
+             *       "tips": {
+             *         "enabled": true,
+             *         "presets_percent": [
+             *           5,
+             *           10,
+             *           15
+             *         ]
+             *       }
+             *     }
+             */
+            pricing?: ({
+                service_charge?: {
+                    label?: string;
+                    modes?: ("dine_in" | "pickup" | "delivery")[];
+                    rate_percent: string;
+                };
+                tax?: {
+                    /** @default false */
+                    applies_to_delivery?: boolean;
+                    /** @default false */
+                    inclusive?: boolean;
+                    label?: string;
+                    rate_percent: string;
+                };
+                tips?: {
+                    /** @default false */
+                    enabled?: boolean;
+                    presets_percent?: number[];
+                };
+            } & {
+                [key: string]: unknown;
+            }) | null;
         } & {
             [key: string]: unknown;
         };
@@ -1437,6 +1572,49 @@ export interface components {
             /** @description The code from the change email. */
             token_to_change_password: string;
         };
+        CreateDiscountDto: {
+            /**
+             * @description 3–32 of A–Z, 0–9, `-` and `_`; compared without regard to case and kept upper-case.
+             * @example WELCOME10
+             */
+            code: string;
+            /**
+             * @description Default true.
+             * @default true
+             */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @description Until this instant (ISO 8601), excluded.
+             */
+            ends_at?: string | null;
+            /**
+             * @description `percent`: value % of the items' subtotal; `fixed`: value off, at most the subtotal.
+             * @enum {string}
+             */
+            kind: "percent" | "fixed";
+            /** @description How many orders may use it in all. */
+            max_redemptions?: number | null;
+            /** @description How many orders of one email address (compared without regard to case) may use it. */
+            max_redemptions_per_email?: number | null;
+            /** @description Only orders from these menus; absent or null for every menu of the business. */
+            menu_uuids?: string[] | null;
+            /**
+             * @description Decimal text; a JSON number is read as its text.
+             * @example 20.00
+             */
+            minimum_order_amount?: string | null;
+            /**
+             * Format: date-time
+             * @description From this instant (ISO 8601); before `ends_at`.
+             */
+            starts_at?: string | null;
+            /**
+             * @description Decimal text (a number is read as its text): percent 0–100 (4 decimals), fixed a positive amount (2 decimals).
+             * @example 10
+             */
+            value: string | number;
+        };
         CreateUploadUrlsDto: {
             /**
              * @description Lifetime of the upload URLs in seconds; clamped to 60–3600 (default 900).
@@ -1494,6 +1672,32 @@ export interface components {
         DeliveryDataDto: {
             delivery_address?: string;
             delivery_identifier?: string;
+        };
+        DiscountResponseDto: {
+            /** Format: uuid */
+            business_uuid: string;
+            /** @example WELCOME10 */
+            code: string;
+            created_at: string;
+            enabled: boolean;
+            /** Format: date-time */
+            ends_at: string | null;
+            /** @enum {string} */
+            kind: "percent" | "fixed";
+            max_redemptions: number | null;
+            max_redemptions_per_email: number | null;
+            menu_uuids: string[] | null;
+            /** @example 20.00 */
+            minimum_order_amount: string | null;
+            /** @description Orders that used it and did not end rejected or cancelled. */
+            redemptions: number;
+            /** Format: date-time */
+            starts_at: string | null;
+            updated_at: string;
+            /** Format: uuid */
+            uuid: string;
+            /** @example 10 */
+            value: string;
         };
         EmailVerifiedDto: {
             /** Format: date-time */
@@ -1597,7 +1801,7 @@ export interface components {
         };
         GuestOrderResponseDto: {
             /**
-             * @description The total the server computed from the lines' prices, two decimals.
+             * @description The total the server computed (the pricing block's total), two decimals.
              * @example 59.97
              */
             amount: string;
@@ -1630,6 +1834,8 @@ export interface components {
              * @enum {string}
              */
             payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
+            /** @description The price in lines: items, delivery, discount, service charge, tax and tip. */
+            pricing: components["schemas"]["OrderPricingDto"];
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
@@ -1901,7 +2107,7 @@ export interface components {
              */
             menu_base_wallet_ticker_symbol?: string | null;
             /**
-             * @description The payment methods the menu offers besides cash: an array, or an object keyed by provider (`paystack`, `bank_transfer`) whose values describe it (`title`, `description`, `fee`, `fee_max_amount`; for bank_transfer also `account_name`, `account_number`, `bank_name`). Stored as sent. An order may only use a method other than cash that is listed here.
+             * @description The payment methods the menu offers besides cash: an array, or an object keyed by provider (`paystack`, `bank_transfer`) whose values describe it (`title`, `description`, `fee`, `fee_max_amount`; for bank_transfer also `account_name`, `account_number`, `bank_name`). Stored as sent. An order may only use a method other than cash that is listed here. The `paystack` entry may name `channels`, a non-empty list of `card`, `bank`, `ussd`, `qr`, `mobile_money`, `bank_transfer` and `eft`, passed to the checkout (400 naming the path otherwise); without them Paystack offers its defaults.
              * @example {
              *       "bank_transfer": {
              *         "account_name": "Bistro Ltd",
@@ -2035,9 +2241,50 @@ export interface components {
             order_reference: string;
             uuid: string;
         };
+        OrderPricingDto: {
+            /**
+             * @description The delivery line's total, or 0.
+             * @example 0.00
+             */
+            delivery_fee: string;
+            /**
+             * @description What the discount code took off, at most items_subtotal.
+             * @example 4.00
+             */
+            discount: string;
+            /**
+             * @description The code applied; null for none.
+             * @example WELCOME10
+             */
+            discount_code: string | null;
+            /**
+             * @description The lines other than the delivery line.
+             * @example 40.00
+             */
+            items_subtotal: string;
+            /** @example 3.60 */
+            service_charge: string;
+            /** @example 2.97 */
+            tax: string;
+            /** @description True when the tax is included in the prices and not added to the total. */
+            tax_inclusive: boolean;
+            /** @example 0.00 */
+            tip: string;
+            /**
+             * @description Equal to the order's amount.
+             * @example 42.57
+             */
+            total: string;
+        };
+        OrderQuoteResponseDto: {
+            /** @description The price placement would give; null when the cart itself cannot be priced. */
+            pricing: components["schemas"]["OrderPricingDto"] | null;
+            /** @description What placement would refuse with 422, each naming its field; [] when it would be placed. */
+            problems: components["schemas"]["ErrorDetailDto"][];
+        };
         OrderResponseDto: {
             /**
-             * @description The total the server computed from the lines' prices, two decimals.
+             * @description The total the server computed (the pricing block's total), two decimals.
              * @example 59.97
              */
             amount: string;
@@ -2071,6 +2318,8 @@ export interface components {
              * @enum {string}
              */
             payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
+            /** @description The price in lines: items, delivery, discount, service charge, tax and tip. */
+            pricing: components["schemas"]["OrderPricingDto"];
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
@@ -2164,6 +2413,14 @@ export interface components {
             /** @description Send the customer a copy of the order by email. */
             customer_requested_order_email_copy?: boolean;
             delivery_data?: components["schemas"]["DeliveryDataDto"];
+            /**
+             * @description A discount code of the business, compared without regard to case. It
+             *     must be enabled, within its dates, for this menu, reached by the items'
+             *     subtotal and have a redemption left in all and for this email address;
+             *     else 422 on `discount_code` saying which.
+             * @example WELCOME10
+             */
+            discount_code?: string;
             general_note?: string;
             /**
              * Format: uuid
@@ -2177,10 +2434,16 @@ export interface components {
              * @enum {string}
              */
             payment_processor?: "paystack" | "bank_transfer" | "cash";
+            /**
+             * @description The guest's tip, decimal text (a number is read as its text), at most the
+             *     items' subtotal and 2 decimals; anything but 0 needs the business to take tips (422).
+             * @example 2.50
+             */
+            tip_amount?: number | string;
         };
         PlacedOrderResponseDto: {
             /**
-             * @description The total the server computed from the lines' prices, two decimals.
+             * @description The total the server computed (the pricing block's total), two decimals.
              * @example 59.97
              */
             amount: string;
@@ -2222,10 +2485,63 @@ export interface components {
              * @enum {string}
              */
             payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
+            /** @description The price in lines: items, delivery, discount, service charge, tax and tip. */
+            pricing: components["schemas"]["OrderPricingDto"];
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
             uuid: string;
+        };
+        QuoteOrderDto: {
+            /**
+             * @description When sent, compared with the total as placement would (a problem on `amount` otherwise).
+             * @example 59.97
+             */
+            amount?: number | string;
+            /**
+             * @description For card payments: where the provider sends the guest back after the
+             *     checkout. Must be on one of the service's allowed callback origins (400 otherwise).
+             * @example https://shop.example/order/complete
+             */
+            callback_url?: string;
+            /** @description 1 to 100 lines. */
+            cart_items: components["schemas"]["CartItemDto"][];
+            /**
+             * Format: email
+             * @example guest@example.com
+             */
+            customer_email_address?: string;
+            customer_phone_number?: string;
+            /** @description Send the customer a copy of the order by email. */
+            customer_requested_order_email_copy?: boolean;
+            delivery_data?: components["schemas"]["DeliveryDataDto"];
+            /**
+             * @description A discount code of the business, compared without regard to case. It
+             *     must be enabled, within its dates, for this menu, reached by the items'
+             *     subtotal and have a redemption left in all and for this email address;
+             *     else 422 on `discount_code` saying which.
+             * @example WELCOME10
+             */
+            discount_code?: string;
+            general_note?: string;
+            /**
+             * Format: uuid
+             * @description A public menu whose business is public.
+             */
+            menu_uuid: string;
+            onpremise_data?: components["schemas"]["OnpremiseDataDto"];
+            /**
+             * @description `paystack` is the card provider; methods other than cash must be offered by the menu.
+             * @default cash
+             * @enum {string}
+             */
+            payment_processor?: "paystack" | "bank_transfer" | "cash";
+            /**
+             * @description The guest's tip, decimal text (a number is read as its text), at most the
+             *     items' subtotal and 2 decimals; anything but 0 needs the business to take tips (422).
+             * @example 2.50
+             */
+            tip_amount?: number | string;
         };
         RefundOrderDto: {
             /**
@@ -2496,6 +2812,49 @@ export interface components {
             message: string;
             /** @enum {boolean} */
             status: true;
+        };
+        UpdateDiscountDto: {
+            /**
+             * @description 3–32 of A–Z, 0–9, `-` and `_`; compared without regard to case and kept upper-case.
+             * @example WELCOME10
+             */
+            code?: string;
+            /**
+             * @description Default true.
+             * @default true
+             */
+            enabled?: boolean;
+            /**
+             * Format: date-time
+             * @description Until this instant (ISO 8601), excluded.
+             */
+            ends_at?: string | null;
+            /**
+             * @description `percent`: value % of the items' subtotal; `fixed`: value off, at most the subtotal.
+             * @enum {string}
+             */
+            kind?: "percent" | "fixed";
+            /** @description How many orders may use it in all. */
+            max_redemptions?: number | null;
+            /** @description How many orders of one email address (compared without regard to case) may use it. */
+            max_redemptions_per_email?: number | null;
+            /** @description Only orders from these menus; absent or null for every menu of the business. */
+            menu_uuids?: string[] | null;
+            /**
+             * @description Decimal text; a JSON number is read as its text.
+             * @example 20.00
+             */
+            minimum_order_amount?: string | null;
+            /**
+             * Format: date-time
+             * @description From this instant (ISO 8601); before `ends_at`.
+             */
+            starts_at?: string | null;
+            /**
+             * @description Decimal text (a number is read as its text): percent 0–100 (4 decimals), fixed a positive amount (2 decimals).
+             * @example 10
+             */
+            value?: string | number;
         };
         UpdateOrderDto: {
             /**
@@ -4011,6 +4370,77 @@ export interface operations {
             };
         };
     };
+    quoteOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteOrderDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["OrderQuoteResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     placeOrder: {
         parameters: {
             query?: never;
@@ -5046,6 +5476,314 @@ export interface operations {
             };
             /** @description FORBIDDEN: not the caller’s record */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listDiscounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["DiscountResponseDto"][];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createDiscount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDiscountDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["DiscountResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDiscount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["DiscountResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    updateDiscount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDiscountDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["DiscountResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    deleteDiscount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        /** @example null */
+                        data: Record<string, never> | null;
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

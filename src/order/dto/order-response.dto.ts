@@ -60,6 +60,52 @@ export class OrderHistoryEntryDto {
   at!: string;
 }
 
+/**
+ * The order's price in lines, computed by the server in exact decimals:
+ * total = items_subtotal + delivery_fee − discount + service_charge + tax
+ * (when not inclusive) + tip. Amounts have two decimals.
+ */
+export class OrderPricingDto {
+  /** The lines other than the delivery line. */
+  @ApiProperty({ example: '40.00' })
+  items_subtotal!: string;
+  /** The delivery line's total, or 0. */
+  @ApiProperty({ example: '0.00' })
+  delivery_fee!: string;
+  /** What the discount code took off, at most items_subtotal. */
+  @ApiProperty({ example: '4.00' })
+  discount!: string;
+  /** The code applied; null for none. */
+  @ApiProperty({ type: 'string', nullable: true, example: 'WELCOME10' })
+  discount_code!: string | null;
+  @ApiProperty({ example: '3.60' })
+  service_charge!: string;
+  @ApiProperty({ example: '2.97' })
+  tax!: string;
+  /** True when the tax is included in the prices and not added to the total. */
+  tax_inclusive!: boolean;
+  @ApiProperty({ example: '0.00' })
+  tip!: string;
+  /** Equal to the order's amount. */
+  @ApiProperty({ example: '42.57' })
+  total!: string;
+}
+
+/** The order answer's pricing block, from the order's columns. */
+export function toOrderPricing(order: OrderEntity): OrderPricingDto {
+  return {
+    items_subtotal: order.itemsSubtotal,
+    delivery_fee: order.deliveryFee,
+    discount: order.discount,
+    discount_code: order.discountCode,
+    service_charge: order.serviceCharge,
+    tax: order.tax,
+    tax_inclusive: order.taxInclusive,
+    tip: order.tip,
+    total: order.amount,
+  };
+}
+
 export class OrderResponseDto {
   uuid!: string;
   /** Short, human readable and unique, e.g. `K7MQ-2XPA`. */
@@ -74,9 +120,12 @@ export class OrderResponseDto {
   payment!: PaymentResponseDto;
   menu_uuid!: string;
   business_uuid!: string;
-  /** The total the server computed from the lines' prices, two decimals. */
+  /** The total the server computed (the pricing block's total), two decimals. */
   @ApiProperty({ example: '59.97' })
   amount!: string;
+  /** The price in lines: items, delivery, discount, service charge, tax and tip. */
+  @ApiProperty({ type: OrderPricingDto })
+  pricing!: OrderPricingDto;
   /** The menu's ISO 4217 code when it names one, else its currency ticker as stored. */
   currency!: string | null;
   @ApiProperty({ enum: PAYMENT_PROCESSORS })
@@ -172,6 +221,7 @@ export function toOrderResponse(
     menu_uuid: order.menuUuid,
     business_uuid: order.businessUuid,
     amount: order.amount,
+    pricing: toOrderPricing(order),
     currency: order.currency,
     payment_processor: order.paymentProcessor,
     customer_email_address: order.customerEmailAddress,

@@ -187,6 +187,31 @@ export class PlaceOrderDto {
   @MaxLength(2048)
   callback_url?: string;
 
+  /**
+   * A discount code of the business, compared without regard to case. It
+   * must be enabled, within its dates, for this menu, reached by the items'
+   * subtotal and have a redemption left in all and for this email address;
+   * else 422 on `discount_code` saying which.
+   */
+  @ApiProperty({ required: false, example: 'WELCOME10', maxLength: 64 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  discount_code?: string;
+
+  /**
+   * The guest's tip, decimal text (a number is read as its text), at most the
+   * items' subtotal and 2 decimals; anything but 0 needs the business to take tips (422).
+   */
+  @ApiProperty({
+    oneOf: [{ type: 'number' }, { type: 'string' }],
+    required: false,
+    example: '2.50',
+  })
+  @IsOptional()
+  @IsAmount()
+  tip_amount?: number | string;
+
   /** 1 to 100 lines. */
   @ApiProperty({ type: [CartItemDto], minItems: 1, maxItems: MAX_CART_LINES })
   @IsArray()

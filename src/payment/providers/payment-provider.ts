@@ -11,6 +11,8 @@ export interface CheckoutRequest {
   callbackUrl: string | null;
   /** Where the money settles, when the business has its own account at the provider. */
   subaccount: string | null;
+  /** The checkout's payment channels as the menu names them; null for the provider's defaults. */
+  channels: string[] | null;
   metadata: Record<string, unknown>;
 }
 

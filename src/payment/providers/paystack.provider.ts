@@ -102,6 +102,7 @@ export class PaystackProvider implements PaymentProvider {
     };
     if (request.callbackUrl) body.callback_url = request.callbackUrl;
     if (request.subaccount) body.subaccount = request.subaccount;
+    if (request.channels) body.channels = request.channels;
     const answer = await this.call('POST', '/transaction/initialize', body);
     if (!answer.ok) return answer;
     const authorizationUrl = text(answer.data.authorization_url);

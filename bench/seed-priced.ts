@@ -1,0 +1,90 @@
+/**
+ * The bench's priced business: VAT, a dine-in service charge and a discount
+ * code without limits, so the priced order row measures pricing and the
+ * code's redemption lock.
+ */
+import { Api, expectStatus, inParallel, priceOf, SeededItem } from './seed';
+
+/** The priced business's settings, as the bench's order bodies price them. */
+export const PRICED_BUSINESS_META_KEY = 'bench-priced';
+export const PRICED_ITEMS = 20;
+export const PRICING = {
+  tax: { label: 'VAT', rate_percent: '7.5' },
+  service_charge: { label: 'Service', rate_percent: '10', modes: ['dine_in'] },
+};
+/** 10 % off, no limits: every order takes the code's row lock and adds a redemption. */
+export const DISCOUNT = { code: 'BENCH10', kind: 'percent', value: '10' };
+
+export interface SeededPricing {
+  menuUuid: string;
+  items: SeededItem[];
+}
+
+/** The priced business, its one menu of plain items, and its discount code. */
+export async function seedPriced(api: Api, token: string): Promise<SeededPricing> {
+  const core = `/public/api/v1/${api.ns}`;
+  const entity = (suffix: string) => `${core}/smart-meta-manager/entity/${api.ns}_${suffix}`;
+  const business = await expectStatus(
+    api,
+    'POST',
+    entity('business'),
+    {
+      meta_key: PRICED_BUSINESS_META_KEY,
+      title_name: 'Bench Priced Grill',
+      status: 'enabled',
+      extra_data: { country_of_registration: 'NG', pricing: PRICING },
+    },
+    201,
+    token,
+  );
+  const menu = await expectStatus(
+    api,
+    'POST',
+    entity('business_menu'),
+    {
+      meta_key: 'grill',
+      slug: 'grill',
+      title_name: 'Grill',
+      status: 'enabled',
+      parent_entity_type: `${api.ns}_business`,
+      parent_entity_uuid: business.uuid,
+      extra_data: { menu_base_wallet_ticker: 'NGN', menu_checkout_payments_providers: [] },
+    },
+    201,
+    token,
+  );
+  const items: SeededItem[] = new Array(PRICED_ITEMS);
+  await inParallel(PRICED_ITEMS, async (index) => {
+    const unitPrice = priceOf(index);
+    const created = await expectStatus(
+      api,
+      'POST',
+      entity('business_menu_item'),
+      {
+        meta_key: `grill-${index}`,
+        title_name: `Grill dish ${index}`,
+        status: 'enabled',
+        parent_entity_type: `${api.ns}_business_menu`,
+        parent_entity_uuid: menu.uuid,
+        extra_data: {
+          category: 'Mains',
+          unit_price_amount: unitPrice,
+          minimum_quantity_per_order: 1,
+          maximum_quantity_per_order: 10,
+        },
+      },
+      201,
+      token,
+    );
+    items[index] = { uuid: created.uuid, unitPrice, minimum: 1, maximum: 10 };
+  });
+  await expectStatus(
+    api,
+    'POST',
+    `${core}/businesses/${business.uuid}/discounts`,
+    DISCOUNT,
+    201,
+    token,
+  );
+  return { menuUuid: menu.uuid, items };
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TeamModule } from '../team';
+import { DiscountController } from './discount.controller';
+import { DiscountRedemptions } from './discount-redemptions';
+import { DiscountRepository } from './discount.repository';
+import { DiscountService } from './discount.service';
+
+/** Discount codes: their management by a business's owner and managers, and their use by orders. */
+@Module({
+  imports: [TeamModule],
+  controllers: [DiscountController],
+  providers: [DiscountRepository, DiscountService, DiscountRedemptions],
+  exports: [DiscountRedemptions],
+})
+export class DiscountModule {}
