@@ -83,6 +83,21 @@ function whereLines(order: OrderResponseDto): string[] {
   return lines;
 }
 
+const HAND_OVER: Record<string, string> = {
+  dine_in: 'Dine-in',
+  pickup: 'Pickup',
+  delivery: 'Delivery',
+};
+
+/** How the order is handed over, the slot of an order for later and the ready time when known. */
+function whenLines(order: OrderResponseDto): string[] {
+  return [
+    `Fulfilment: ${HAND_OVER[order.fulfilment_type] ?? order.fulfilment_type}`,
+    ...(order.requested_time ? [`Requested for: ${order.requested_time}`] : []),
+    ...(order.estimated_ready_at ? [`Estimated ready at: ${order.estimated_ready_at}`] : []),
+  ];
+}
+
 /** What both order mails show: reference, time, lines, total, payment and where. */
 function orderSummaryLines(order: OrderResponseDto): string[] {
   return [
@@ -93,6 +108,7 @@ function orderSummaryLines(order: OrderResponseDto): string[] {
     '',
     `Total: ${money(order, order.amount)}`,
     `Payment: ${paymentLabel(order.payment_processor)}`,
+    ...whenLines(order),
     ...whereLines(order),
   ];
 }

@@ -12,7 +12,6 @@ import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import Decimal from 'decimal.js';
 import { isDeliveryItem, OrderableItem, priceCart } from './domain/cart-pricing';
-import { FulfilmentType } from './domain/fulfilment-type';
 import { formatMoney, parseAmount, withinTolerance } from '../common/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
@@ -26,6 +25,7 @@ import {
 } from './dto/order-response.dto';
 import { toPaymentResponse } from '../payment/dto/payment-response.dto';
 import { OrderEntity, OrderEventEntity } from './entities';
+import { OrderFulfilment } from './order-fulfilment';
 import { OrderPayments } from './order-payments';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
@@ -39,14 +39,6 @@ const RATE_LIMIT_BUCKET = 'order-place-ip';
 
 function optionalText(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
-}
-
-/** How the order is handed over, read from what a client of today sends. */
-function inferredFulfilment(dto: PlaceOrderDto, hasDeliveryLine: boolean): FulfilmentType {
-  if (hasDeliveryLine || (dto.delivery_data?.delivery_address ?? '').trim() !== '')
-    return 'delivery';
-  const location = dto.onpremise_data?.customer_onpremise_location ?? '';
-  return location !== '' && location !== '_' ? 'dine_in' : 'pickup';
 }
 
 /** The body as the service understands it: defaults applied, so equal orders fingerprint alike. */
@@ -79,6 +71,7 @@ export class OrderPlacementService {
     private readonly tokens: OrderTokens,
     private readonly payments: OrderPayments,
     private readonly userContacts: UserContacts,
+    private readonly fulfilment: OrderFulfilment,
   ) {}
 
   async placeOrder(
@@ -167,9 +160,10 @@ export class OrderPlacementService {
     }
     const { menu, business, items } = orderable;
 
-    // A business outside its opening hours, or whose owner switched orders off, takes none.
+    // A business outside its opening hours, or whose owner switched orders off, takes none
+    // for now; an order for later (a pre-order) is checked against its slot instead.
     const open = this.storefront.openStateOf(business);
-    if (!open.open) {
+    if (!open.open && !this.fulfilment.isForLater(dto)) {
       const when = open.nextChangeText ? `; it opens again at ${open.nextChangeText}` : '';
       throw ApiError.unprocessable(`The business is closed and takes no orders now${when}.`, [
         {
@@ -223,11 +217,19 @@ export class OrderPlacementService {
     const deliveryLines = pricing.lines.filter((line) =>
       isDeliveryItem(byUuid.get(line.itemUuid)!),
     );
-    const hasDeliveryLine = deliveryLines.length > 0;
     const deliveryFee = deliveryLines.reduce(
       (sum, line) => sum.plus(line.lineTotal),
       new Decimal(0),
     );
+    const itemsSubtotal = pricing.total.minus(deliveryFee);
+    // How and when the order is handed over; an order for later takes its place in the slot.
+    const handOver = this.fulfilment.plan(dto, orderable, {
+      deliveryLines: deliveryLines.length,
+      itemsSubtotal,
+    });
+    if (handOver.requestedTime) {
+      await this.fulfilment.holdSlot(manager, menu, handOver.requestedTime);
+    }
 
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
     const payment = this.payments.plan({
@@ -259,10 +261,10 @@ export class OrderPlacementService {
         paymentInstructions: payment.instructions,
         paymentCallbackUrl: payment.callbackUrl,
         paymentAttempts: payment.attempts,
-        fulfilmentType: inferredFulfilment(dto, deliveryFee.gt(0) || hasDeliveryLine),
-        requestedTime: null,
+        fulfilmentType: handOver.type,
+        requestedTime: handOver.requestedTime,
         price: {
-          itemsSubtotal: formatMoney(pricing.total.minus(deliveryFee)),
+          itemsSubtotal: formatMoney(itemsSubtotal),
           deliveryFee: formatMoney(deliveryFee),
           discount: '0.00',
           discountCode: null,

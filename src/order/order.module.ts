@@ -18,6 +18,8 @@ import { OrderPlacementService } from './order-placement.service';
 import { OrderUpdateService } from './order-update.service';
 import { OrderController } from './order.controller';
 import { OrderRepository } from './order.repository';
+import { OrderFulfilment } from './order-fulfilment';
+import { OrderSlotsRepository } from './order-slots.repository';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderNotifyListener } from './realtime/order-notify.listener';
 import { OrderStreamHub } from './realtime/order-stream.hub';
@@ -44,6 +46,8 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     },
     OrderGuestService,
     OrderRepository,
+    OrderFulfilment,
+    OrderSlotsRepository,
     NotificationRepository,
     IdempotencyRepository,
     IdempotencyService,

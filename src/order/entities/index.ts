@@ -3,6 +3,7 @@ import { NotificationSettingEntity } from './notification-setting.entity';
 import { NotificationEntity } from './notification.entity';
 import { OrderEventEntity } from './order-event.entity';
 import { OrderLineEntity } from './order-line.entity';
+import { OrderSlotEntity } from './order-slot.entity';
 import { OrderEntity } from './order.entity';
 
 export {
@@ -12,6 +13,7 @@ export {
   OrderEntity,
   OrderEventEntity,
   OrderLineEntity,
+  OrderSlotEntity,
 };
 
 /** The order module's tables, registered in src/database/entities.ts. */
@@ -22,4 +24,5 @@ export const ORDER_ENTITIES = [
   NotificationEntity,
   NotificationSettingEntity,
   IdempotencyKeyEntity,
+  OrderSlotEntity,
 ];

@@ -1,0 +1,2 @@
+export { StorefrontService } from './storefront.service';
+export type { EntityRecord } from './entity-record.entity';

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { EntityManager } from 'typeorm';
+import { EntityRecord, StorefrontService } from '../entity';
+import { ApiError } from '../http/api-error';
+import { fulfilmentProblems, inferFulfilment, readFulfilment } from './domain/fulfilment';
+import { FulfilmentType } from './domain/fulfilment-type';
+import { PlaceOrderDto } from './dto/place-order.dto';
+import { OrderSlotsRepository } from './order-slots.repository';
+
+/** How a placed order is handed over, and when. */
+export interface FulfilmentPlan {
+  type: FulfilmentType;
+  /** Null: an order for now. */
+  requestedTime: Date | null;
+}
+
+/**
+ * The placement's rules of hand-over and time: the fulfilment type (sent or
+ * inferred) against the menu's modes, address, delivery line, location and
+ * minimum; an order for later against the menu's scheduling and the
+ * business's hours, and its place in the slot taken under the slot's lock.
+ */
+@Injectable()
+export class OrderFulfilment {
+  constructor(
+    private readonly storefront: StorefrontService,
+    private readonly slots: OrderSlotsRepository,
+  ) {}
+
+  /** Whether the order is for later: such an order may be placed while the business is closed. */
+  isForLater(dto: PlaceOrderDto): boolean {
+    return dto.requested_time !== undefined;
+  }
+
+  /** Checks the hand-over and the requested time; 422 naming the field. */
+  plan(
+    dto: PlaceOrderDto,
+    orderable: { menu: EntityRecord; business: EntityRecord; hasDeliveryItems: boolean },
+    lines: { deliveryLines: number; itemsSubtotal: Decimal },
+  ): FulfilmentPlan {
+    const rules = readFulfilment(orderable.menu.extraData);
+    const request = {
+      fulfilmentType: dto.fulfilment_type,
+      deliveryAddress: dto.delivery_data?.delivery_address ?? '',
+      onpremiseLocation: dto.onpremise_data?.customer_onpremise_location ?? '',
+    };
+    const type = inferFulfilment(request, lines.deliveryLines);
+    const problems = fulfilmentProblems({
+      type,
+      request,
+      rules,
+      menuHasDeliveryItems: orderable.hasDeliveryItems,
+      ...lines,
+    });
+    if (problems.length) throw ApiError.unprocessable(problems[0].message as string, problems);
+    if (dto.requested_time === undefined) return { type, requestedTime: null };
+
+    const requested = new Date(dto.requested_time);
+    const problem = !rules.scheduling.enabled
+      ? 'This menu takes no orders for later.'
+      : Number.isNaN(requested.getTime())
+        ? 'requested_time is not a real date and time.'
+        : this.storefront.requestedTimeProblem(
+            orderable.business,
+            { ...rules.scheduling, prepTimeMinutes: rules.prepTimeMinutes },
+            requested,
+          );
+    if (problem) {
+      throw ApiError.unprocessable(problem, [{ field: 'requested_time', message: problem }]);
+    }
+    return { type, requestedTime: requested };
+  }
+
+  /**
+   * Takes the order's place in its slot inside the placement's transaction;
+   * 422 "slot full" when the menu's cap is reached. The place is held until
+   * the order is cancelled or rejected, or the transaction rolls back.
+   */
+  async holdSlot(manager: EntityManager, menu: EntityRecord, requestedTime: Date): Promise<void> {
+    const cap = readFulfilment(menu.extraData).scheduling.maxOrdersPerSlot;
+    if (await this.slots.take(manager, menu.uuid, requestedTime, cap)) return;
+    throw ApiError.unprocessable('This time slot is full; choose another one.', [
+      {
+        field: 'requested_time',
+        message: `slot full: it takes ${cap} orders`,
+        slot_full: true,
+      },
+    ]);
+  }
+}
