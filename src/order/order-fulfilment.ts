@@ -6,6 +6,7 @@ import { ApiError } from '../http/api-error';
 import { fulfilmentProblems, inferFulfilment, readFulfilment } from './domain/fulfilment';
 import { FulfilmentType } from './domain/fulfilment-type';
 import { PlaceOrderDto } from './dto/place-order.dto';
+import { SlotDto } from './dto/slots.dto';
 import { OrderSlotsRepository } from './order-slots.repository';
 
 /** How a placed order is handed over, and when. */
@@ -25,7 +26,7 @@ export interface FulfilmentPlan {
 export class OrderFulfilment {
   constructor(
     private readonly storefront: StorefrontService,
-    private readonly slots: OrderSlotsRepository,
+    private readonly slotCounts: OrderSlotsRepository,
   ) {}
 
   /** Whether the order is for later: such an order may be placed while the business is closed. */
@@ -72,6 +73,39 @@ export class OrderFulfilment {
     return { type, requestedTime: requested };
   }
 
+  /** The slots of a local day still open for orders for later, with the places left. */
+  async slotsOfDay(businessMetaKey: string, menuMetaKey: string, date: string): Promise<SlotDto[]> {
+    const { business, menu } = await this.storefront.publicMenu(businessMetaKey, menuMetaKey);
+    const rules = readFulfilment(menu.extraData);
+    const slots = this.storefront.slotsOfDay(
+      business,
+      { ...rules.scheduling, prepTimeMinutes: rules.prepTimeMinutes },
+      date,
+    );
+    if (!slots) {
+      throw ApiError.validation(
+        [{ field: 'date', message: 'date must be a real day, YYYY-MM-DD' }],
+        `${date} is not a day.`,
+      );
+    }
+    if (!rules.scheduling.enabled) return [];
+    const cap = rules.scheduling.maxOrdersPerSlot;
+    const taken =
+      cap === null
+        ? new Map<number, number>()
+        : await this.slotCounts.counts(
+            menu.uuid,
+            slots.map((slot) => slot.start),
+          );
+    return slots
+      .map((slot) => ({
+        start: slot.startText,
+        end: slot.endText,
+        remaining: cap === null ? null : cap - (taken.get(slot.start.getTime()) ?? 0),
+      }))
+      .filter((slot) => slot.remaining === null || slot.remaining > 0);
+  }
+
   /**
    * Takes the order's place in its slot inside the placement's transaction;
    * 422 "slot full" when the menu's cap is reached. The place is held until
@@ -79,7 +113,7 @@ export class OrderFulfilment {
    */
   async holdSlot(manager: EntityManager, menu: EntityRecord, requestedTime: Date): Promise<void> {
     const cap = readFulfilment(menu.extraData).scheduling.maxOrdersPerSlot;
-    if (await this.slots.take(manager, menu.uuid, requestedTime, cap)) return;
+    if (await this.slotCounts.take(manager, menu.uuid, requestedTime, cap)) return;
     throw ApiError.unprocessable('This time slot is full; choose another one.', [
       {
         field: 'requested_time',

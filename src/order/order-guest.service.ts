@@ -11,6 +11,7 @@ import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/order-respons
 import { OrderEntity } from './entities';
 import { NotificationRepository } from './notification.repository';
 import { OrderRepository } from './order.repository';
+import { OrderSlotsRepository } from './order-slots.repository';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderStreamHub } from './realtime/order-stream.hub';
 
@@ -33,6 +34,7 @@ export class OrderGuestService {
     private readonly notifications: NotificationRepository,
     private readonly events: OrderEventBus,
     private readonly hub: OrderStreamHub,
+    private readonly slots: OrderSlotsRepository,
   ) {}
 
   /** The order's uuid when the token is this order's; otherwise 404. */
@@ -92,6 +94,7 @@ export class OrderGuestService {
         );
       }
       const updated = await this.orders.updateOrder(manager, order.uuid, { status: 'cancelled' });
+      await this.slots.releaseOnStatus(manager, order, 'cancelled');
       await this.orders.insertEvents(manager, order.uuid, [
         {
           field: 'status',

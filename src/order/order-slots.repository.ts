@@ -41,6 +41,20 @@ export class OrderSlotsRepository {
     );
   }
 
+  /**
+   * Frees the place of an order for later that moves to `cancelled` or
+   * `rejected`; an order for now, or one already out of its slot, has none.
+   */
+  async releaseOnStatus(
+    manager: EntityManager,
+    order: { menuUuid: string; requestedTime: Date | null; status: string },
+    nextStatus: string | undefined,
+  ): Promise<void> {
+    const frees = (status: string | undefined) => status === 'cancelled' || status === 'rejected';
+    if (!order.requestedTime || frees(order.status) || !frees(nextStatus)) return;
+    await this.release(manager, order.menuUuid, new Date(order.requestedTime));
+  }
+
   /** How many orders hold each of `starts` (absent: none). */
   async counts(menuUuid: string, starts: Date[]): Promise<Map<number, number>> {
     if (starts.length === 0) return new Map();

@@ -17,6 +17,7 @@ import { OrderEntity } from './entities';
 import { OrderActor } from './entities/order-event.entity';
 import { NewOrderEvent, OrderRepository } from './order.repository';
 import { OrderPayments } from './order-payments';
+import { OrderSlotsRepository } from './order-slots.repository';
 import { OrderEventBus } from './realtime/order-event-bus';
 
 function allowedText(allowed: readonly string[]): string {
@@ -36,6 +37,7 @@ export class OrderUpdateService {
     private readonly clock: Clock,
     private readonly payments: OrderPayments,
     private readonly access: AccessPolicy,
+    private readonly slots: OrderSlotsRepository,
   ) {}
 
   async updateOrder(
@@ -91,6 +93,7 @@ export class OrderUpdateService {
         return this.detail(manager, order);
       }
       const updated = await this.orders.updateOrder(manager, order.uuid, changes);
+      await this.slots.releaseOnStatus(manager, order, changes.status);
       await this.orders.insertEvents(manager, order.uuid, history);
       await publish(
         'order.updated',

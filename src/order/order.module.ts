@@ -20,6 +20,7 @@ import { OrderController } from './order.controller';
 import { OrderRepository } from './order.repository';
 import { OrderFulfilment } from './order-fulfilment';
 import { OrderSlotsRepository } from './order-slots.repository';
+import { OrderSlotsController } from './order-slots.controller';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderNotifyListener } from './realtime/order-notify.listener';
 import { OrderStreamHub } from './realtime/order-stream.hub';
@@ -37,6 +38,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderGuestController,
     OrderInboxController,
     NotificationController,
+    OrderSlotsController,
   ],
   providers: [
     {
