@@ -1,2 +1,3 @@
+export { EntityService } from './entity.service';
 export { StorefrontService } from './storefront.service';
 export type { EntityRecord } from './entity-record.entity';

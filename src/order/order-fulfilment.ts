@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
-import { EntityRecord, StorefrontService } from '../entity';
+import { Clock } from '../common/clock';
+import { EntityRecord, EntityService, StorefrontService } from '../entity';
 import { ApiError } from '../http/api-error';
 import { fulfilmentProblems, inferFulfilment, readFulfilment } from './domain/fulfilment';
 import { FulfilmentType } from './domain/fulfilment-type';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { SlotDto } from './dto/slots.dto';
+import { UpdateOrderDto } from './dto/update-order.dto';
+import { OrderEntity } from './entities';
 import { OrderSlotsRepository } from './order-slots.repository';
 
 /** How a placed order is handed over, and when. */
@@ -26,6 +29,8 @@ export interface FulfilmentPlan {
 export class OrderFulfilment {
   constructor(
     private readonly storefront: StorefrontService,
+    private readonly entities: EntityService,
+    private readonly clock: Clock,
     private readonly slotCounts: OrderSlotsRepository,
   ) {}
 
@@ -71,6 +76,30 @@ export class OrderFulfilment {
       throw ApiError.unprocessable(problem, [{ field: 'requested_time', message: problem }]);
     }
     return { type, requestedTime: requested };
+  }
+
+  /**
+   * The ready time an update sets, or null for none: the one sent, else on
+   * acceptance of an order without one, the requested time of an order for
+   * later or the moment of acceptance plus the menu's prep time. A sent time
+   * equal to the current one changes nothing.
+   */
+  async readyTime(
+    manager: EntityManager,
+    order: OrderEntity,
+    dto: UpdateOrderDto,
+    nextStatus: string | undefined,
+  ): Promise<Date | null> {
+    const current = order.estimatedReadyAt ? new Date(order.estimatedReadyAt).getTime() : null;
+    if (dto.estimated_ready_at !== undefined) {
+      const sent = new Date(dto.estimated_ready_at);
+      return sent.getTime() === current ? null : sent;
+    }
+    if (nextStatus !== 'accepted' || current !== null) return null;
+    if (order.requestedTime) return new Date(order.requestedTime);
+    const orderable = await this.entities.findOrderableMenu(order.menuUuid, [], manager);
+    const prep = orderable ? readFulfilment(orderable.menu.extraData).prepTimeMinutes : 0;
+    return new Date(this.clock.nowMs() + prep * 60_000);
   }
 
   /** The slots of a local day still open for orders for later, with the places left. */

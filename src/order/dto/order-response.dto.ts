@@ -45,7 +45,9 @@ export class OrderHistoryEntryDto {
    * `payment` entries carry values of `payment.status`; `payment_status`
    * appears only on entries made before payments were collected.
    */
-  @ApiProperty({ enum: ['status', 'payment', 'payment_status', 'owner_note'] })
+  @ApiProperty({
+    enum: ['status', 'payment', 'payment_status', 'owner_note', 'estimated_ready_at'],
+  })
   field!: string;
   /** Null for the first status of a new order. */
   from!: string | null;
