@@ -14,11 +14,7 @@ import { OrderEntity } from './order.entity';
  * remains on entries written before payments were collected.
  */
 export type OrderEventField =
-  | 'status'
-  | 'payment'
-  | 'payment_status'
-  | 'owner_note'
-  | 'estimated_ready_at';
+  'status' | 'payment' | 'payment_status' | 'owner_note' | 'estimated_ready_at';
 
 /**
  * Who made a change: the business owner or a member (by their role on the
