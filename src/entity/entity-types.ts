@@ -16,6 +16,7 @@ import {
   text,
   textList,
 } from './extra-data';
+import { fulfilmentSettings } from './fulfilment-settings';
 
 /** One entity type as written once, independent of the namespace. */
 export interface EntityTypeDefinition {
@@ -80,6 +81,7 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
           address: text(),
           show_contact_info_on_support_page: flag(),
         }),
+        fulfilment: fulfilmentSettings(),
       },
     },
   },

@@ -292,7 +292,12 @@ export class EntityService {
     if (!found) return null;
     const { items } = found;
     items.sort((a, b) => wanted.indexOf(a.uuid) - wanted.indexOf(b.uuid));
-    return { menu: found.menu, business: found.business, items };
+    return {
+      menu: found.menu,
+      business: found.business,
+      items,
+      hasDeliveryItems: found.hasDeliveryItems,
+    };
   }
 
   /**

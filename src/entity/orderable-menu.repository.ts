@@ -11,7 +11,8 @@ export class OrderableMenuRepository {
 
   /**
    * A public menu of a public business, and those of `itemUuids` that are
-   * enabled, live items of it, in one statement (orders place against it on
+   * enabled, live items of it, and whether it has any public item of
+   * category Delivery (a delivery area), in one statement (orders place against it on
    * their hottest path). Uses `manager` when given (the caller's transaction).
    * Null when the menu or its business is not public.
    */
@@ -21,10 +22,15 @@ export class OrderableMenuRepository {
     menuUuid: string,
     itemUuids: string[],
     manager?: EntityManager,
-  ): Promise<{ menu: EntityRecord; business: EntityRecord; items: EntityRecord[] } | null> {
+  ): Promise<{
+    menu: EntityRecord;
+    business: EntityRecord;
+    items: EntityRecord[];
+    hasDeliveryItems: boolean;
+  } | null> {
     const business = menuType.parent;
     if (!business) throw new Error(`${menuType.name} has no parent type`);
-    const rows: Array<EntityRow & { role: 'menu' | 'business' | 'item' }> = await (
+    const rows: Array<EntityRow & { role: 'menu' | 'business' | 'item' | 'delivery' }> = await (
       manager ?? this.dataSource.manager
     ).query(
       `WITH m AS (
@@ -38,7 +44,12 @@ export class OrderableMenuRepository {
        UNION ALL
        SELECT 'item', ${COLUMNS} FROM entities e JOIN m ON e.parent_entity_uuid = m.uuid
         WHERE e.uuid = ANY($4::uuid[]) AND e.entity_type = $5
-          AND e.status = 'enabled' AND e.trashed_at IS NULL`,
+          AND e.status = 'enabled' AND e.trashed_at IS NULL
+       UNION ALL
+       (SELECT 'delivery', ${COLUMNS} FROM entities e JOIN m ON e.parent_entity_uuid = m.uuid
+         WHERE e.entity_type = $5 AND e.status = 'enabled' AND e.trashed_at IS NULL
+           AND lower(btrim(e.extra_data->>'category')) = 'delivery'
+         LIMIT 1)`,
       [menuUuid, menuType.name, business.name, itemUuids, itemType.name],
     );
     const menu = rows.find((row) => row.role === 'menu');
@@ -48,6 +59,7 @@ export class OrderableMenuRepository {
       menu: toRecord(menu),
       business: toRecord(owner),
       items: rows.filter((row) => row.role === 'item').map(toRecord),
+      hasDeliveryItems: rows.some((row) => row.role === 'delivery'),
     };
   }
 }

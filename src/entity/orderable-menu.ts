@@ -10,4 +10,6 @@ export interface OrderableMenu {
   business: EntityRecord;
   /** Only the asked uuids that are public items of this menu; missing ones are simply absent. */
   items: EntityRecord[];
+  /** Whether the menu has any public item of category `Delivery` (a delivery area with its fee). */
+  hasDeliveryItems: boolean;
 }

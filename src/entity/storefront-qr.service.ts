@@ -7,6 +7,9 @@ import { ApiError } from '../http/api-error';
 import { QR_DEFAULT_SIZE } from './dto/storefront-qr-query.dto';
 import { StorefrontRepository } from './storefront.repository';
 import { EntityTypeRegistry } from './entity-types';
+import { EntityRecord } from './entity-record.entity';
+import { parseTableList } from './domain/table-list';
+import { qrSheetPdf } from './storefront-qr-sheet';
 
 export interface StorefrontQr {
   body: Buffer;
@@ -16,12 +19,21 @@ export interface StorefrontQr {
 
 /** Quiet zone around the code, in modules: the four the QR standard asks for. */
 const MARGIN = 4;
+/** Pixels of each code on the sheet: sharp when printed at about 7 cm. */
+const SHEET_QR_SIZE = 600;
+
+/** A table's storefront address: the storefront uses `table` to fill the on-premise location. */
+function tableUrl(url: string, table: string): string {
+  return `${url}?table=${encodeURIComponent(table)}`;
+}
 
 /**
  * Print-ready QR codes of a public menu's storefront address,
  * `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`, each segment
  * percent-encoded as encodeURIComponent does. They hold nothing but that
  * public address, so no key is needed; a menu that is not public has none.
+ * A table's code adds `?table=<table>` (percent-encoded), and the sheet
+ * prints one card per table.
  */
 @Injectable()
 export class StorefrontQrService {
@@ -31,7 +43,19 @@ export class StorefrontQrService {
     private readonly repository: StorefrontRepository,
   ) {}
 
-  async storefrontUrl(businessMetaKey: string, menuMetaKey: string): Promise<string> {
+  async storefrontUrl(
+    businessMetaKey: string,
+    menuMetaKey: string,
+    table?: string,
+  ): Promise<string> {
+    const { url } = await this.storefront(businessMetaKey, menuMetaKey);
+    return table === undefined ? url : tableUrl(url, table);
+  }
+
+  private async storefront(
+    businessMetaKey: string,
+    menuMetaKey: string,
+  ): Promise<{ url: string; business: EntityRecord; menu: EntityRecord }> {
     const business = await this.repository.findPublicTopByMetaKey(
       this.types.of('business'),
       businessMetaKey,
@@ -47,11 +71,49 @@ export class StorefrontQrService {
       throw ApiError.notFound('This business has no public menu with this meta_key.');
     }
     // The stored meta_keys, so every spelling of the address prints the same code.
-    return `${this.config.frontUrl}/app/${encodeURIComponent(business.metaKey)}/menu/${encodeURIComponent(menu.metaKey)}`;
+    const url = `${this.config.frontUrl}/app/${encodeURIComponent(business.metaKey)}/menu/${encodeURIComponent(menu.metaKey)}`;
+    return { url, business, menu };
   }
 
-  async svg(businessMetaKey: string, menuMetaKey: string): Promise<StorefrontQr> {
-    const url = await this.storefrontUrl(businessMetaKey, menuMetaKey);
+  /**
+   * The A4 sheet of table cards of a public menu, one card per table of
+   * `tables` (see parseTableList: 400 for a malformed list, 422 beyond 200).
+   */
+  async sheet(
+    businessMetaKey: string,
+    menuMetaKey: string,
+    tables: string | undefined,
+    label = 'Table',
+  ): Promise<StorefrontQr> {
+    const list = parseTableList(tables);
+    if (!list.ok) {
+      const detail = [{ field: 'tables', message: list.message }];
+      throw list.status === 400
+        ? ApiError.validation(detail, list.message)
+        : ApiError.unprocessable(list.message, detail);
+    }
+    const { url, business, menu } = await this.storefront(businessMetaKey, menuMetaKey);
+    const cards = await Promise.all(
+      list.tables.map(async (table) => ({
+        caption: `${label} ${table}`,
+        png: await QRCode.toBuffer(tableUrl(url, table), {
+          type: 'png',
+          errorCorrectionLevel: 'M',
+          margin: MARGIN,
+          width: SHEET_QR_SIZE,
+        }),
+      })),
+    );
+    const body = await qrSheetPdf(
+      business.titleName ?? business.metaKey ?? '',
+      menu.titleName ?? menu.metaKey ?? '',
+      cards,
+    );
+    return this.answer(body, 'application/pdf');
+  }
+
+  async svg(businessMetaKey: string, menuMetaKey: string, table?: string): Promise<StorefrontQr> {
+    const url = await this.storefrontUrl(businessMetaKey, menuMetaKey, table);
     const text = await QRCode.toString(url, {
       type: 'svg',
       errorCorrectionLevel: 'M',
@@ -64,8 +126,9 @@ export class StorefrontQrService {
     businessMetaKey: string,
     menuMetaKey: string,
     size = QR_DEFAULT_SIZE,
+    table?: string,
   ): Promise<StorefrontQr> {
-    const url = await this.storefrontUrl(businessMetaKey, menuMetaKey);
+    const url = await this.storefrontUrl(businessMetaKey, menuMetaKey, table);
     const body = await QRCode.toBuffer(url, {
       type: 'png',
       errorCorrectionLevel: 'M',

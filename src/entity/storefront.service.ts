@@ -7,6 +7,7 @@ import { ApiError } from '../http/api-error';
 import { StorefrontResponseDto, toPublicEntityResponse } from './dto/entity-response.dto';
 import { MAX_PER_PAGE } from './dto/list-entities-query.dto';
 import { isoInZone, OpenState, openState, readOpeningHours } from './domain/opening-hours';
+import { requestedTimeProblem, SlotRules, slotsOfDay, slotZone } from './domain/requested-time';
 import { EntityRecord } from './entity-record.entity';
 import { StorefrontRepository } from './storefront.repository';
 import { EntityTypeRegistry } from './entity-types';
@@ -106,6 +107,61 @@ export class StorefrontService {
         : state.nextChangeAt.toISOString()
       : null;
     return { ...state, nextChangeText };
+  }
+
+  /**
+   * Why a business cannot take an order for `requested` now, or null: the
+   * slot grid, prep time and window of `rules` and its opening hours, in its
+   * own zone (UTC without hours). The switch for orders now does not apply.
+   */
+  requestedTimeProblem(
+    business: Pick<EntityRecord, 'extraData'>,
+    rules: SlotRules,
+    requested: Date,
+  ): string | null {
+    const hours = readOpeningHours(business.extraData.opening_hours);
+    return requestedTimeProblem(requested, this.clock.now(), hours, rules);
+  }
+
+  /**
+   * The slots of a local day (`YYYY-MM-DD`) of a business that can still be
+   * ordered, as ISO 8601 with the business's offset; undefined for a
+   * malformed date.
+   */
+  slotsOfDay(
+    business: Pick<EntityRecord, 'extraData'>,
+    rules: SlotRules,
+    date: string,
+  ): Array<{ start: Date; startText: string; endText: string }> | undefined {
+    const hours = readOpeningHours(business.extraData.opening_hours);
+    const zone = slotZone(hours);
+    return slotsOfDay(date, this.clock.now(), hours, rules)?.map((slot) => ({
+      start: slot.start,
+      startText: isoInZone(slot.start, zone),
+      endText: isoInZone(slot.end, zone),
+    }));
+  }
+
+  /** A public menu of a public business by the storefront's meta_keys; 404 otherwise. */
+  async publicMenu(
+    businessMetaKey: string,
+    menuMetaKey: string,
+  ): Promise<{ business: EntityRecord; menu: EntityRecord }> {
+    const business = await this.repository.findPublicTopByMetaKey(
+      this.types.of('business'),
+      businessMetaKey,
+    );
+    const menu = business
+      ? await this.repository.findPublicChildByMetaKey(
+          this.types.of('business_menu'),
+          business.uuid,
+          menuMetaKey,
+        )
+      : null;
+    if (!business || !menu) {
+      throw ApiError.notFound('This business has no public menu with this meta_key.');
+    }
+    return { business, menu };
   }
 
   async getStorefront(

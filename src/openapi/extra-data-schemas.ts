@@ -210,6 +210,64 @@ export const MENU_EXTRA_DATA: Schema = {
         show_contact_info_on_support_page: flag('Whether to show them.'),
       },
     }),
+    fulfilment: nullable({
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'How orders are handed over and when. Without it every mode is offered, with no prep time, no minimum and no orders for later. Every key but modes may be left out.',
+      required: ['modes'],
+      properties: {
+        modes: {
+          type: 'array',
+          minItems: 1,
+          uniqueItems: true,
+          items: { type: 'string', enum: ['dine_in', 'pickup', 'delivery'] },
+        },
+        prep_time_minutes: { type: 'integer', minimum: 0, maximum: 1440, example: 20 },
+        dine_in: {
+          type: 'object',
+          additionalProperties: true,
+          properties: {
+            minimum_order_amount: str(
+              'The least the items may come to for dine_in, a non-negative decimal.',
+              '15.00',
+            ),
+          },
+        },
+        pickup: {
+          type: 'object',
+          additionalProperties: true,
+          properties: {
+            minimum_order_amount: str(
+              'The least the items may come to for pickup, a non-negative decimal.',
+              '15.00',
+            ),
+          },
+        },
+        delivery: {
+          type: 'object',
+          additionalProperties: true,
+          properties: {
+            minimum_order_amount: str(
+              'The least the items may come to for delivery, a non-negative decimal.',
+              '15.00',
+            ),
+          },
+        },
+        scheduling: {
+          type: 'object',
+          additionalProperties: true,
+          description:
+            'Orders for later: slots of slot_minutes (default 15) up to max_days_ahead days ahead (default 7), at most max_orders_per_slot orders each (no cap when absent).',
+          properties: {
+            enabled: { type: 'boolean' },
+            slot_minutes: { type: 'integer', enum: [5, 10, 15, 20, 30, 60] },
+            max_days_ahead: { type: 'integer', minimum: 0, maximum: 60 },
+            max_orders_per_slot: { type: 'integer', minimum: 1, maximum: 10000 },
+          },
+        },
+      },
+    }),
   },
 };
 

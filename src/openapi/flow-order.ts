@@ -32,6 +32,8 @@ export const OPERATION_FLOW: readonly string[] = [
   'getStorefront',
   'getStorefrontQrPng',
   'getStorefrontQrSvg',
+  'getStorefrontQrSheet',
+  'getSlots',
   // orders
   'quoteOrder',
   'placeOrder',

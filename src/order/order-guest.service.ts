@@ -12,6 +12,7 @@ import { OrderPricer } from './order-pricer';
 import { OrderEntity } from './entities';
 import { NotificationRepository } from '../notification';
 import { OrderRepository } from './order.repository';
+import { OrderSlotsRepository } from './order-slots.repository';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderStreamHub } from './realtime/order-stream.hub';
 
@@ -35,6 +36,7 @@ export class OrderGuestService {
     private readonly events: OrderEventBus,
     private readonly hub: OrderStreamHub,
     private readonly pricer: OrderPricer,
+    private readonly slots: OrderSlotsRepository,
   ) {}
 
   /** The order's uuid when the token is this order's; otherwise 404. */
@@ -95,6 +97,7 @@ export class OrderGuestService {
       }
       const updated = await this.orders.updateOrder(manager, order.uuid, { status: 'cancelled' });
       await this.pricer.giveBackWhenEnded(manager, updated);
+      await this.slots.releaseOnStatus(manager, order, 'cancelled');
       await this.orders.insertEvents(manager, order.uuid, [
         {
           field: 'status',

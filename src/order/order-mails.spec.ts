@@ -47,6 +47,9 @@ const order: OrderResponseDto = {
   },
   general_note: 'Ring twice',
   owner_note: null,
+  fulfilment_type: 'dine_in',
+  requested_time: '2026-12-04T18:30:00.000Z',
+  estimated_ready_at: null,
   items: [
     {
       item_uuid: 'i-1',
@@ -98,6 +101,8 @@ describe('order mails', () => {
       'Total: 59.97 NGN',
       'Payment: bank transfer',
       'On the premises: Table Table_12',
+      'Fulfilment: Dine-in',
+      'Requested for: 2026-12-04T18:30:00.000Z',
       'Email: shop@example.test',
       'Phone: +234 800 111',
       'Address: 1 Market Rd',

@@ -108,7 +108,22 @@ function pricingLines(order: OrderResponseDto): string[] {
   ];
 }
 
-/** What both order mails show: reference, time, lines, price lines, total, payment and where. */
+const HAND_OVER: Record<string, string> = {
+  dine_in: 'Dine-in',
+  pickup: 'Pickup',
+  delivery: 'Delivery',
+};
+
+/** How the order is handed over, the slot of an order for later and the ready time when known. */
+function whenLines(order: OrderResponseDto): string[] {
+  return [
+    `Fulfilment: ${HAND_OVER[order.fulfilment_type] ?? order.fulfilment_type}`,
+    ...(order.requested_time ? [`Requested for: ${order.requested_time}`] : []),
+    ...(order.estimated_ready_at ? [`Estimated ready at: ${order.estimated_ready_at}`] : []),
+  ];
+}
+
+/** What both order mails show: reference, time, lines, price lines, total, payment, when and where. */
 function orderSummaryLines(order: OrderResponseDto): string[] {
   return [
     `Order reference: ${order.order_reference}`,
@@ -119,6 +134,7 @@ function orderSummaryLines(order: OrderResponseDto): string[] {
     ...pricingLines(order),
     `Total: ${money(order, order.amount)}`,
     `Payment: ${paymentLabel(order.payment_processor)}`,
+    ...whenLines(order),
     ...whereLines(order),
   ];
 }

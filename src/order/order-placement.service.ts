@@ -9,8 +9,7 @@ import { ApiResult } from '../http/envelope';
 import { ordersPlaced } from '../metrics/metrics';
 import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { isDeliveryItem, OrderableItem, PricedLine, priceCart } from './domain/cart-pricing';
-import { FulfilmentType } from './domain/fulfilment-type';
+import { OrderableItem, priceCart } from './domain/cart-pricing';
 import { formatMoney } from '../common/money';
 import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
@@ -24,6 +23,7 @@ import {
 } from './dto/order-response.dto';
 import { toPaymentResponse } from '../payment';
 import { OrderEntity, OrderEventEntity } from './entities';
+import { OrderFulfilment } from './order-fulfilment';
 import { OrderPayments } from './order-payments';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
@@ -38,24 +38,6 @@ const RATE_LIMIT_BUCKET = 'order-place-ip';
 
 function optionalText(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
-}
-
-/** How the order is handed over, read from what a client of today sends. */
-export function inferredFulfilment(
-  dto: Pick<PlaceOrderDto, 'delivery_data' | 'onpremise_data'>,
-  hasDeliveryLine: boolean,
-): FulfilmentType {
-  if (hasDeliveryLine || (dto.delivery_data?.delivery_address ?? '').trim() !== '')
-    return 'delivery';
-  const location = dto.onpremise_data?.customer_onpremise_location ?? '';
-  return location !== '' && location !== '_' ? 'dine_in' : 'pickup';
-}
-
-export function hasDeliveryLineIn(
-  lines: readonly PricedLine[],
-  byUuid: ReadonlyMap<string, OrderableItem>,
-): boolean {
-  return lines.some((line) => isDeliveryItem(byUuid.get(line.itemUuid)!));
 }
 
 /** The body as the service understands it: defaults applied, so equal orders fingerprint alike. */
@@ -89,6 +71,7 @@ export class OrderPlacementService {
     private readonly payments: OrderPayments,
     private readonly userContacts: UserContacts,
     private readonly pricer: OrderPricer,
+    private readonly fulfilment: OrderFulfilment,
   ) {}
 
   async placeOrder(
@@ -177,9 +160,10 @@ export class OrderPlacementService {
     }
     const { menu, business, items } = orderable;
 
-    // A business outside its opening hours, or whose owner switched orders off, takes none.
+    // A business outside its opening hours, or whose owner switched orders off, takes none
+    // for now; an order for later (a pre-order) is checked against its slot instead.
     const open = this.storefront.openStateOf(business);
-    if (!open.open) {
+    if (!open.open && !this.fulfilment.isForLater(dto)) {
       const when = open.nextChangeText ? `; it opens again at ${open.nextChangeText}` : '';
       throw ApiError.unprocessable(`The business is closed and takes no orders now${when}.`, [
         {
@@ -215,7 +199,8 @@ export class OrderPlacementService {
         pricing.problems,
       );
     }
-    const fulfilmentType = inferredFulfilment(dto, hasDeliveryLineIn(pricing.lines, byUuid));
+    // How and when the order is handed over (the type sent or inferred, checked against the menu).
+    const handOver = this.fulfilment.plan(dto, orderable, pricing.lines, byUuid);
     const price = await this.pricer.priceOrRefuse(manager, {
       body: dto,
       businessUuid: business.uuid,
@@ -223,9 +208,13 @@ export class OrderPlacementService {
       menuUuid: menu.uuid,
       lines: pricing.lines,
       itemsByUuid: byUuid,
-      fulfilmentType,
+      fulfilmentType: handOver.type,
       lock: true,
     });
+    // An order for later takes its place in the slot, under the slot's lock.
+    if (handOver.requestedTime) {
+      await this.fulfilment.holdSlot(manager, menu, handOver.requestedTime);
+    }
 
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
     const payment = this.payments.plan({
@@ -257,8 +246,8 @@ export class OrderPlacementService {
         paymentInstructions: payment.instructions,
         paymentCallbackUrl: payment.callbackUrl,
         paymentAttempts: payment.attempts,
-        fulfilmentType,
-        requestedTime: null,
+        fulfilmentType: handOver.type,
+        requestedTime: handOver.requestedTime,
         price: toOrderPrice(price),
       },
       pricing.lines.map((line) => ({

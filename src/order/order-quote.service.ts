@@ -9,7 +9,7 @@ import { OrderableItem, PricingProblem, priceCart } from './domain/cart-pricing'
 import { isPaymentOffered, offeredProviders } from './domain/payment-methods';
 import { toPricingBlock } from './domain/order-pricing';
 import { OrderQuoteResponseDto, QuoteOrderDto } from './dto/quote-order.dto';
-import { hasDeliveryLineIn, inferredFulfilment } from './order-placement.service';
+import { OrderFulfilment } from './order-fulfilment';
 import { OrderPricer } from './order-pricer';
 
 /** Placement's bucket: a quote counts against it at most once a second per IP. */
@@ -30,6 +30,7 @@ export class OrderQuoteService {
     private readonly entities: EntityService,
     private readonly storefront: StorefrontService,
     private readonly pricer: OrderPricer,
+    private readonly fulfilment: OrderFulfilment,
     private readonly rateLimit: RateLimitService,
   ) {}
 
@@ -46,7 +47,7 @@ export class OrderQuoteService {
     const problems: PricingProblem[] = [];
 
     const open = this.storefront.openStateOf(business);
-    if (!open.open) {
+    if (!open.open && !this.fulfilment.isForLater(dto)) {
       const when = open.nextChangeText ? `; it opens again at ${open.nextChangeText}` : '';
       problems.push({
         field: 'menu_uuid',
@@ -69,6 +70,8 @@ export class OrderQuoteService {
     const byUuid = new Map<string, OrderableItem>(items.map((item) => [item.uuid, item]));
     const cart = priceCart(dto.cart_items, byUuid);
     if (!cart.ok) return { pricing: null, problems: [...problems, ...cart.problems] };
+    const handOver = this.fulfilment.check(dto, orderable, cart.lines, byUuid);
+    problems.push(...(handOver.problems as PricingProblem[]));
     const outcome = await this.pricer.price(manager, {
       body: { ...dto, customer_email_address: dto.customer_email_address ?? '' },
       businessUuid: business.uuid,
@@ -76,7 +79,7 @@ export class OrderQuoteService {
       menuUuid: menu.uuid,
       lines: cart.lines,
       itemsByUuid: byUuid,
-      fulfilmentType: inferredFulfilment(dto, hasDeliveryLineIn(cart.lines, byUuid)),
+      fulfilmentType: handOver.type,
       lock: false,
     });
     if (!outcome.ok) problems.push(...outcome.problems);

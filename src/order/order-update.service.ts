@@ -17,6 +17,8 @@ import { OrderEntity } from './entities';
 import { OrderActor } from './entities/order-event.entity';
 import { NewOrderEvent, OrderChanges, OrderRepository } from './order.repository';
 import { ManualPaymentStatus, OrderPayments } from './order-payments';
+import { OrderSlotsRepository } from './order-slots.repository';
+import { OrderFulfilment } from './order-fulfilment';
 import { OrderEventBus } from './realtime/order-event-bus';
 
 function allowedText(allowed: readonly string[]): string {
@@ -36,6 +38,8 @@ export class OrderUpdateService {
     private readonly payments: OrderPayments,
     private readonly access: AccessPolicy,
     private readonly pricer: OrderPricer,
+    private readonly slots: OrderSlotsRepository,
+    private readonly fulfilment: OrderFulfilment,
   ) {}
 
   async updateOrder(
@@ -46,11 +50,18 @@ export class OrderUpdateService {
     if (
       dto.status === undefined &&
       dto.payment_status === undefined &&
-      dto.owner_note === undefined
+      dto.owner_note === undefined &&
+      dto.estimated_ready_at === undefined
     ) {
       throw ApiError.validation(
-        [{ field: 'status', message: 'send at least one of status, payment_status or owner_note' }],
-        'Nothing to change: send status, payment_status or owner_note.',
+        [
+          {
+            field: 'status',
+            message:
+              'send at least one of status, payment_status, owner_note or estimated_ready_at',
+          },
+        ],
+        'Nothing to change: send status, payment_status, owner_note or estimated_ready_at.',
       );
     }
     if (!isUuid(orderId)) throw ApiError.notFound('The order does not exist.');
@@ -87,6 +98,25 @@ export class OrderUpdateService {
         uuid: user.uuid,
         role,
       });
+      if (problems.length === 0) {
+        const readyAt = await this.fulfilment.readyTime(manager, order, dto, changes.status);
+        if (readyAt) {
+          changes.estimatedReadyAt = readyAt;
+          // A time the team sends is a change of its own in the history; the one
+          // set on acceptance goes with the status change.
+          if (dto.estimated_ready_at !== undefined) {
+            history.push({
+              field: 'estimated_ready_at',
+              fromValue: order.estimatedReadyAt
+                ? new Date(order.estimatedReadyAt).toISOString()
+                : null,
+              toValue: readyAt.toISOString(),
+              actorUuid: user.uuid,
+              actor: role,
+            });
+          }
+        }
+      }
       if (problems.length) {
         throw ApiError.unprocessable(problems[0].message, problems);
       }
@@ -97,6 +127,7 @@ export class OrderUpdateService {
         ? await this.orders.updateOrder(manager, order.uuid, changes)
         : order;
       await this.pricer.giveBackWhenEnded(manager, updated);
+      await this.slots.releaseOnStatus(manager, order, changes.status);
       // The history keeps the order of the body: status, payment, note.
       await this.orders.insertEvents(
         manager,
@@ -119,11 +150,22 @@ export class OrderUpdateService {
         order.uuid,
         history.filter((entry) => entry.field === 'owner_note'),
       );
+      await this.orders.insertEvents(
+        manager,
+        order.uuid,
+        history.filter((entry) => entry.field === 'estimated_ready_at'),
+      );
       await publish(
         'order.updated',
         updated,
         history.map((entry) =>
-          entry.field === 'payment' ? 'payment' : entry.field === 'owner_note' ? 'note' : 'status',
+          entry.field === 'payment'
+            ? 'payment'
+            : entry.field === 'owner_note'
+              ? 'note'
+              : entry.field === 'estimated_ready_at'
+                ? 'ready_time'
+                : 'status',
         ),
       );
       return this.detail(manager, updated);

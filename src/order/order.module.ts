@@ -27,6 +27,9 @@ import { OrderUpdateService } from './order-update.service';
 import { OrderController } from './order.controller';
 import { OrderRepository } from './order.repository';
 import { PaymentChangeListener } from './payment-change.listener';
+import { OrderFulfilment } from './order-fulfilment';
+import { OrderSlotsRepository } from './order-slots.repository';
+import { OrderSlotsController } from './order-slots.controller';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderNotifyListener } from './realtime/order-notify.listener';
 import { OrderStreamHub } from './realtime/order-stream.hub';
@@ -47,7 +50,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     DiscountModule,
     forwardRef(paymentModule),
   ],
-  controllers: [OrderController, OrderGuestController, OrderInboxController],
+  controllers: [OrderController, OrderGuestController, OrderInboxController, OrderSlotsController],
   providers: [
     {
       provide: OrderTokens,
@@ -56,6 +59,8 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     },
     OrderGuestService,
     OrderRepository,
+    OrderFulfilment,
+    OrderSlotsRepository,
     IdempotencyRepository,
     IdempotencyService,
     OrderPlacementService,

@@ -422,7 +422,7 @@ export interface paths {
         };
         /**
          * A public menu's storefront QR code as PNG
-         * @description The same code as the SVG, as a PNG of `size` × `size` pixels (128–2048, default 512; anything else is 400). No key. Cacheable for an hour, with an ETag. 404 when the menu is not public.
+         * @description The same code as the SVG (with the same optional `table`), as a PNG of `size` × `size` pixels (128–2048, default 512; anything else is 400). No key. Cacheable for an hour, with an ETag. 404 when the menu is not public.
          */
         get: operations["getStorefrontQrPng"];
         put?: never;
@@ -442,9 +442,54 @@ export interface paths {
         };
         /**
          * A public menu's storefront QR code as SVG
-         * @description For table cards and flyers: a QR code of `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`, each segment percent-encoded as encodeURIComponent does, with the stored meta_keys (they match here ignoring case). No key: it holds only a public address. Cacheable for an hour, with an ETag. 404 when the menu is not public.
+         * @description For table cards and flyers: a QR code of `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`, each segment percent-encoded as encodeURIComponent does, with the stored meta_keys (they match here ignoring case); with `table`, that address plus `?table=<table>` (percent-encoded), which a storefront uses to fill the on-premise location. No key: it holds only a public address. Cacheable for an hour, with an ETag. 400 for a malformed table; 404 when the menu is not public.
          */
         get: operations["getStorefrontQrSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/storefront/{business_meta_key}/menu/{menu_meta_key}/qr-sheet.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable A4 sheet of a public menu's table cards
+         * @description One card per table of `tables` (names and ranges such as `1-20,Patio 1,Patio 2`; a range `a-b` of whole numbers needs a ≤ b), four to a page: the business's title, the menu's title, `<label> <table>` and that table's QR code (as `qr.png?table=`). No key. At most 200 tables (422 beyond); 400 for a malformed list or label; 404 when the menu is not public. Cacheable for an hour, with an ETag.
+         */
+        get: operations["getStorefrontQrSheet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/storefront/{business_meta_key}/menu/{menu_meta_key}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The time slots of a day that take orders for later
+         * @description The slots of one local day (`date`, `YYYY-MM-DD` in the business's time zone: the
+         *     zone of its opening hours, else UTC) that an order for later may still be placed for: each
+         *     starts on the menu's slot grid, at least its prep time from now, inside the opening hours
+         *     (closures included), with `remaining` places under the menu's cap per slot (null without a
+         *     cap; a full slot is left out). `[]` for a day outside the menu's window or a menu that takes
+         *     no orders for later. 400 for a malformed date; 404 when the menu is not public.
+         */
+        get: operations["getSlots"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1815,6 +1860,18 @@ export interface components {
             delivery_data: {
                 [key: string]: string;
             } | null;
+            /**
+             * Format: date-time
+             * @description When the kitchen expects the order ready: set by the business, or on
+             *     acceptance (then + the menu's prep time for an order for now, the
+             *     requested time for an order for later); null until then.
+             */
+            estimated_ready_at: string | null;
+            /**
+             * @description How the order is handed over: sent by the guest or inferred at placement.
+             * @enum {string}
+             */
+            fulfilment_type: "dine_in" | "pickup" | "delivery";
             general_note: string | null;
             /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
@@ -1836,6 +1893,11 @@ export interface components {
             payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
             /** @description The price in lines: items, delivery, discount, service charge, tax and tip. */
             pricing: components["schemas"]["OrderPricingDto"];
+            /**
+             * Format: date-time
+             * @description The slot an order for later was placed for; null for an order for now.
+             */
+            requested_time: string | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
@@ -2096,6 +2158,51 @@ export interface components {
             }) | null;
             /** @description Storefront theme. The strings "true" and "false" are accepted and stored as booleans. */
             enable_dark_mode?: boolean | null;
+            /** @description How orders are handed over and when. Without it every mode is offered, with no prep time, no minimum and no orders for later. Every key but modes may be left out. */
+            fulfilment?: ({
+                delivery?: {
+                    /**
+                     * @description The least the items may come to for delivery, a non-negative decimal.
+                     * @example 15.00
+                     */
+                    minimum_order_amount?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                dine_in?: {
+                    /**
+                     * @description The least the items may come to for dine_in, a non-negative decimal.
+                     * @example 15.00
+                     */
+                    minimum_order_amount?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                modes: ("dine_in" | "pickup" | "delivery")[];
+                pickup?: {
+                    /**
+                     * @description The least the items may come to for pickup, a non-negative decimal.
+                     * @example 15.00
+                     */
+                    minimum_order_amount?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+                /** @example 20 */
+                prep_time_minutes?: number;
+                /** @description Orders for later: slots of slot_minutes (default 15) up to max_days_ahead days ahead (default 7), at most max_orders_per_slot orders each (no cap when absent). */
+                scheduling?: {
+                    enabled?: boolean;
+                    max_days_ahead?: number;
+                    max_orders_per_slot?: number;
+                    /** @enum {integer} */
+                    slot_minutes?: 5 | 10 | 15 | 20 | 30 | 60;
+                } & {
+                    [key: string]: unknown;
+                };
+            } & {
+                [key: string]: unknown;
+            }) | null;
             /**
              * @description The menu’s currency: an ISO 4217 code, or a name with the code in parentheses.
              * @example NGN
@@ -2198,7 +2305,7 @@ export interface components {
              *     appears only on entries made before payments were collected.
              * @enum {string}
              */
-            field: "status" | "payment" | "payment_status" | "owner_note";
+            field: "status" | "payment" | "payment_status" | "owner_note" | "estimated_ready_at";
             /** @description Null for the first status of a new order. */
             from: string | null;
             to: string | null;
@@ -2298,6 +2405,18 @@ export interface components {
             delivery_data: {
                 [key: string]: string;
             } | null;
+            /**
+             * Format: date-time
+             * @description When the kitchen expects the order ready: set by the business, or on
+             *     acceptance (then + the menu's prep time for an order for now, the
+             *     requested time for an order for later); null until then.
+             */
+            estimated_ready_at: string | null;
+            /**
+             * @description How the order is handed over: sent by the guest or inferred at placement.
+             * @enum {string}
+             */
+            fulfilment_type: "dine_in" | "pickup" | "delivery";
             general_note: string | null;
             /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
@@ -2320,6 +2439,11 @@ export interface components {
             payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
             /** @description The price in lines: items, delivery, discount, service charge, tax and tip. */
             pricing: components["schemas"]["OrderPricingDto"];
+            /**
+             * Format: date-time
+             * @description The slot an order for later was placed for; null for an order for now.
+             */
+            requested_time: string | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
@@ -2421,6 +2545,14 @@ export interface components {
              * @example WELCOME10
              */
             discount_code?: string;
+            /**
+             * @description How the order is handed over; one of the menu's fulfilment modes. When
+             *     left out it is inferred: `delivery` when a line's item has category
+             *     `Delivery` or the delivery address is not empty, `dine_in` when the
+             *     on-premise location is not `_` (nor empty), else `pickup`.
+             * @enum {string}
+             */
+            fulfilment_type?: "dine_in" | "pickup" | "delivery";
             general_note?: string;
             /**
              * Format: uuid
@@ -2434,6 +2566,12 @@ export interface components {
              * @enum {string}
              */
             payment_processor?: "paystack" | "bank_transfer" | "cash";
+            /**
+             * @description An order for later: the start of a slot of the menu's scheduling, as ISO
+             *     8601 with an offset. Left out, the order is for now.
+             * @example 2026-12-04T19:30:00+01:00
+             */
+            requested_time?: string;
             /**
              * @description The guest's tip, decimal text (a number is read as its text), at most the
              *     items' subtotal and 2 decimals; anything but 0 needs the business to take tips (422).
@@ -2457,6 +2595,18 @@ export interface components {
             delivery_data: {
                 [key: string]: string;
             } | null;
+            /**
+             * Format: date-time
+             * @description When the kitchen expects the order ready: set by the business, or on
+             *     acceptance (then + the menu's prep time for an order for now, the
+             *     requested time for an order for later); null until then.
+             */
+            estimated_ready_at: string | null;
+            /**
+             * @description How the order is handed over: sent by the guest or inferred at placement.
+             * @enum {string}
+             */
+            fulfilment_type: "dine_in" | "pickup" | "delivery";
             general_note: string | null;
             /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
@@ -2487,6 +2637,11 @@ export interface components {
             payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
             /** @description The price in lines: items, delivery, discount, service charge, tax and tip. */
             pricing: components["schemas"]["OrderPricingDto"];
+            /**
+             * Format: date-time
+             * @description The slot an order for later was placed for; null for an order for now.
+             */
+            requested_time: string | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             updated_at: string;
@@ -2523,6 +2678,14 @@ export interface components {
              * @example WELCOME10
              */
             discount_code?: string;
+            /**
+             * @description How the order is handed over; one of the menu's fulfilment modes. When
+             *     left out it is inferred: `delivery` when a line's item has category
+             *     `Delivery` or the delivery address is not empty, `dine_in` when the
+             *     on-premise location is not `_` (nor empty), else `pickup`.
+             * @enum {string}
+             */
+            fulfilment_type?: "dine_in" | "pickup" | "delivery";
             general_note?: string;
             /**
              * Format: uuid
@@ -2536,6 +2699,12 @@ export interface components {
              * @enum {string}
              */
             payment_processor?: "paystack" | "bank_transfer" | "cash";
+            /**
+             * @description An order for later: the start of a slot of the menu's scheduling, as ISO
+             *     8601 with an offset. Left out, the order is for now.
+             * @example 2026-12-04T19:30:00+01:00
+             */
+            requested_time?: string;
             /**
              * @description The guest's tip, decimal text (a number is read as its text), at most the
              *     items' subtotal and 2 decimals; anything but 0 needs the business to take tips (422).
@@ -2789,6 +2958,20 @@ export interface components {
              */
             openapi?: string | null;
         };
+        SlotDto: {
+            /** @example 2026-12-04T19:45:00+01:00 */
+            end: string;
+            /**
+             * @description Places left under the menu's cap per slot; null when the menu sets no cap.
+             * @example 7
+             */
+            remaining: number | null;
+            /**
+             * @description The slot's start, ISO 8601 with the business's offset: send it as `requested_time`.
+             * @example 2026-12-04T19:30:00+01:00
+             */
+            start: string;
+        };
         StorefrontResponseDto: {
             business: components["schemas"]["EntityResponseDto"];
             /** @description Public items of the menu by extra_data.sort_position, then created_at; at most 1000. */
@@ -2857,6 +3040,14 @@ export interface components {
             value?: string | number;
         };
         UpdateOrderDto: {
+            /**
+             * @description When the kitchen expects the order ready, ISO 8601 with an offset; the
+             *     guest sees it. Left out when the order is accepted, it is set to the
+             *     moment of acceptance plus the menu's prep time (an order for now) or to
+             *     the requested time (an order for later).
+             * @example 2026-12-04T19:45:00+01:00
+             */
+            estimated_ready_at?: string;
             /**
              * @description Optimistic check: when the order's current status differs, 409 and nothing changes.
              * @enum {string}
@@ -4297,6 +4488,12 @@ export interface operations {
     getStorefrontQrPng: {
         parameters: {
             query?: {
+                /**
+                 * @description A table: the code then holds the storefront address with
+                 *     `?table=<table>` (percent-encoded), which a storefront uses to fill the
+                 *     on-premise location. 1–32 letters, digits, spaces, `-` or `_`.
+                 */
+                table?: string;
                 /** @description Width and height of the PNG in pixels, 128–2048. */
                 size?: number;
             };
@@ -4340,7 +4537,14 @@ export interface operations {
     };
     getStorefrontQrSvg: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description A table: the code then holds the storefront address with
+                 *     `?table=<table>` (percent-encoded), which a storefront uses to fill the
+                 *     on-premise location. 1–32 letters, digits, spaces, `-` or `_`.
+                 */
+                table?: string;
+            };
             header?: never;
             path: {
                 business_meta_key: string;
@@ -4359,6 +4563,15 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
             /** @description NOT_FOUND */
             404: {
                 headers: {
@@ -4366,6 +4579,119 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getStorefrontQrSheet: {
+        parameters: {
+            query: {
+                /**
+                 * @description The tables, separated by commas: names (as `table` of the QR code) and
+                 *     ranges `a-b` of whole numbers with a ≤ b; at most 200 tables.
+                 */
+                tables: string;
+                /** @description Printed before each table's name; default `Table`. */
+                label?: string;
+            };
+            header?: never;
+            path: {
+                business_meta_key: string;
+                menu_meta_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sheet as PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getSlots: {
+        parameters: {
+            query: {
+                /** @description The local day in the business's time zone, `YYYY-MM-DD`. */
+                date: string;
+            };
+            header?: never;
+            path: {
+                business_meta_key: string;
+                menu_meta_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["SlotDto"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

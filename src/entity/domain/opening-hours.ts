@@ -60,7 +60,7 @@ function minutesOf(text: string): number {
 }
 
 /** Days since 1970-01-01 of a valid `YYYY-MM-DD`, or undefined. */
-function dayNumberOf(text: unknown): number | undefined {
+export function dayNumberOf(text: unknown): number | undefined {
   if (typeof text !== 'string') return undefined;
   const match = DATE.exec(text);
   if (!match) return undefined;
@@ -227,6 +227,13 @@ function wallClockMs(zone: string, instantMs: number): number {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
   return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+}
+
+/** The local day (days since 1970-01-01) and millisecond of that day of an instant in `zone`. */
+export function localTimeOf(zone: string, instant: Date): { day: number; msOfDay: number } {
+  const wall = wallClockMs(zone, instant.getTime()) + (instant.getTime() % 1000);
+  const day = Math.floor(wall / 86_400_000);
+  return { day, msOfDay: wall - day * 86_400_000 };
 }
 
 function offsetMs(zone: string, instantMs: number): number {

@@ -1,4 +1,5 @@
 import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
+import { FULFILMENT_TYPES } from '../domain/fulfilment-type';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
 import { PAYMENT_PROCESSORS } from '../domain/payment-methods';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
@@ -44,7 +45,9 @@ export class OrderHistoryEntryDto {
    * `payment` entries carry values of `payment.status`; `payment_status`
    * appears only on entries made before payments were collected.
    */
-  @ApiProperty({ enum: ['status', 'payment', 'payment_status', 'owner_note'] })
+  @ApiProperty({
+    enum: ['status', 'payment', 'payment_status', 'owner_note', 'estimated_ready_at'],
+  })
   field!: string;
   /** Null for the first status of a new order. */
   from!: string | null;
@@ -139,6 +142,19 @@ export class OrderResponseDto {
   onpremise_data!: Record<string, unknown> | null;
   general_note!: string | null;
   owner_note!: string | null;
+  /** How the order is handed over: sent by the guest or inferred at placement. */
+  @ApiProperty({ enum: FULFILMENT_TYPES })
+  fulfilment_type!: string;
+  /** The slot an order for later was placed for; null for an order for now. */
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  requested_time!: string | null;
+  /**
+   * When the kitchen expects the order ready: set by the business, or on
+   * acceptance (then + the menu's prep time for an order for now, the
+   * requested time for an order for later); null until then.
+   */
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  estimated_ready_at!: string | null;
   @ApiProperty({ type: [OrderLineResponseDto] })
   items!: OrderLineResponseDto[];
   /** Every change, oldest first. */
@@ -159,12 +175,25 @@ export class OrderSummaryDto extends PickType(OrderResponseDto, [
   'amount',
   'currency',
   'payment_processor',
+  'fulfilment_type',
+  'requested_time',
+  'estimated_ready_at',
   'created_at',
   'updated_at',
 ] as const) {}
 
 function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+function fulfilmentFields(
+  order: OrderEntity,
+): Pick<OrderResponseDto, 'fulfilment_type' | 'requested_time' | 'estimated_ready_at'> {
+  return {
+    fulfilment_type: order.fulfilmentType,
+    requested_time: order.requestedTime ? iso(order.requestedTime) : null,
+    estimated_ready_at: order.estimatedReadyAt ? iso(order.estimatedReadyAt) : null,
+  };
 }
 
 export function toOrderSummary(order: OrderEntity): OrderSummaryDto {
@@ -178,6 +207,7 @@ export function toOrderSummary(order: OrderEntity): OrderSummaryDto {
     amount: order.amount,
     currency: order.currency,
     payment_processor: order.paymentProcessor,
+    ...fulfilmentFields(order),
     created_at: iso(order.createdAt),
     updated_at: iso(order.updatedAt),
   };
@@ -231,6 +261,7 @@ export function toOrderResponse(
     onpremise_data: order.onpremiseData,
     general_note: order.generalNote,
     owner_note: order.ownerNote,
+    ...fulfilmentFields(order),
     items: lines.map(toOrderLineResponse),
     history: events.map(toOrderHistoryEntry),
     created_at: iso(order.createdAt),

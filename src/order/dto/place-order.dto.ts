@@ -12,6 +12,7 @@ import {
   IsOptional,
   IsString,
   IsUUID,
+  Matches,
   Max,
   MaxLength,
   Min,
@@ -21,6 +22,7 @@ import {
 } from 'class-validator';
 import { MAX_CART_LINES } from '../domain/cart-pricing';
 import { parseAmount } from '../../common/money';
+import { FULFILMENT_TYPES, FulfilmentType } from '../domain/fulfilment-type';
 import { PAYMENT_PROCESSORS, PaymentProcessor } from '../domain/payment-methods';
 
 /** A non-negative amount sent as a number or as decimal text. */
@@ -37,6 +39,9 @@ function IsAmount(options?: ValidationOptions): PropertyDecorator {
     options,
   );
 }
+
+/** `2026-12-04T19:30:00+01:00`, `…Z`, seconds and fractions optional. */
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** Whole numbers sent as text ("2") are read as numbers; anything else is left for the validators. */
 const toWholeNumber = ({ value }: { value: unknown }) =>
@@ -176,6 +181,29 @@ export class PlaceOrderDto {
   @ValidateNested()
   @Type(() => OnpremiseDataDto)
   onpremise_data?: OnpremiseDataDto;
+
+  /**
+   * How the order is handed over; one of the menu's fulfilment modes. When
+   * left out it is inferred: `delivery` when a line's item has category
+   * `Delivery` or the delivery address is not empty, `dine_in` when the
+   * on-premise location is not `_` (nor empty), else `pickup`.
+   */
+  @ApiProperty({ enum: FULFILMENT_TYPES, required: false })
+  @IsOptional()
+  @IsIn(FULFILMENT_TYPES)
+  fulfilment_type?: FulfilmentType;
+
+  /**
+   * An order for later: the start of a slot of the menu's scheduling, as ISO
+   * 8601 with an offset. Left out, the order is for now.
+   */
+  @ApiProperty({ required: false, example: '2026-12-04T19:30:00+01:00' })
+  @IsOptional()
+  @IsString()
+  @Matches(ISO_WITH_OFFSET, {
+    message: 'requested_time must be ISO 8601 with an offset, such as 2026-12-04T19:30:00+01:00',
+  })
+  requested_time?: string;
 
   /**
    * For card payments: where the provider sends the guest back after the

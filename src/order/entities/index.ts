@@ -1,9 +1,10 @@
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { OrderEventEntity } from './order-event.entity';
 import { OrderLineEntity } from './order-line.entity';
+import { OrderSlotEntity } from './order-slot.entity';
 import { OrderEntity } from './order.entity';
 
-export { IdempotencyKeyEntity, OrderEntity, OrderEventEntity, OrderLineEntity };
+export { IdempotencyKeyEntity, OrderEntity, OrderEventEntity, OrderLineEntity, OrderSlotEntity };
 
 /** The order module's tables, collected by the composition root (src/entities.ts). */
 export const ORDER_ENTITIES = [
@@ -11,4 +12,5 @@ export const ORDER_ENTITIES = [
   OrderLineEntity,
   OrderEventEntity,
   IdempotencyKeyEntity,
+  OrderSlotEntity,
 ];

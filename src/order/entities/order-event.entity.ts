@@ -13,7 +13,8 @@ import { OrderEntity } from './order.entity';
  * `payment` entries hold values of the payment's state; `payment_status`
  * remains on entries written before payments were collected.
  */
-export type OrderEventField = 'status' | 'payment' | 'payment_status' | 'owner_note';
+export type OrderEventField =
+  'status' | 'payment' | 'payment_status' | 'owner_note' | 'estimated_ready_at';
 
 /**
  * Who made a change: the business owner or a member (by their role on the

@@ -8,7 +8,7 @@ import { CHANNEL_OF, OrderStreamEvent, OrderStreamEventType } from './order-stre
 import { OrderStreamHub } from './order-stream.hub';
 
 /** What about an order changed: its creation, its status, its payment, or the owner's note. */
-export type OrderChangeKind = 'created' | 'status' | 'payment' | 'note';
+export type OrderChangeKind = 'created' | 'status' | 'payment' | 'note' | 'ready_time';
 
 /**
  * Announces an order change; it reaches the streams only if the transaction

@@ -1,0 +1,194 @@
+import { Injectable } from '@nestjs/common';
+import Decimal from 'decimal.js';
+import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock';
+import { EntityRecord, EntityService, StorefrontService } from '../entity';
+import { ApiError, ErrorDetail } from '../http/api-error';
+import { fulfilmentProblems, inferFulfilment, readFulfilment } from './domain/fulfilment';
+import { FulfilmentType } from './domain/fulfilment-type';
+import { isDeliveryItem, OrderableItem, PricedLine } from './domain/cart-pricing';
+import { PlaceOrderDto } from './dto/place-order.dto';
+import { SlotDto } from './dto/slots.dto';
+import { UpdateOrderDto } from './dto/update-order.dto';
+import { OrderEntity } from './entities';
+import { OrderSlotsRepository } from './order-slots.repository';
+
+/** What the hand-over rules read of an order body (placement's or a quote's). */
+export type HandOverBody = Pick<
+  PlaceOrderDto,
+  'fulfilment_type' | 'delivery_data' | 'onpremise_data' | 'requested_time'
+>;
+
+/** How a placed order is handed over, and when. */
+export interface FulfilmentPlan {
+  type: FulfilmentType;
+  /** Null: an order for now. */
+  requestedTime: Date | null;
+}
+
+/**
+ * The placement's rules of hand-over and time: the fulfilment type (sent or
+ * inferred) against the menu's modes, address, delivery line, location and
+ * minimum; an order for later against the menu's scheduling and the
+ * business's hours, and its place in the slot taken under the slot's lock.
+ */
+@Injectable()
+export class OrderFulfilment {
+  constructor(
+    private readonly storefront: StorefrontService,
+    private readonly entities: EntityService,
+    private readonly clock: Clock,
+    private readonly slotCounts: OrderSlotsRepository,
+  ) {}
+
+  /** Whether the order is for later: such an order may be placed while the business is closed. */
+  isForLater(dto: HandOverBody): boolean {
+    return dto.requested_time !== undefined;
+  }
+
+  /** Checks the hand-over and the requested time; 422 naming the field. */
+  plan(
+    dto: HandOverBody,
+    orderable: { menu: EntityRecord; business: EntityRecord; hasDeliveryItems: boolean },
+    lines: readonly PricedLine[],
+    itemsByUuid: ReadonlyMap<string, OrderableItem>,
+  ): FulfilmentPlan {
+    const checked = this.check(dto, orderable, lines, itemsByUuid);
+    if (checked.problems.length) {
+      throw ApiError.unprocessable(checked.problems[0].message as string, checked.problems);
+    }
+    return { type: checked.type, requestedTime: checked.requestedTime };
+  }
+
+  /**
+   * The hand-over and the requested time with the problems placement would
+   * refuse them for (none: the plan holds); the type is the one sent or
+   * inferred either way, so a quote can price it.
+   */
+  check(
+    dto: HandOverBody,
+    orderable: { menu: EntityRecord; business: EntityRecord; hasDeliveryItems: boolean },
+    lines: readonly PricedLine[],
+    itemsByUuid: ReadonlyMap<string, OrderableItem>,
+  ): FulfilmentPlan & { problems: ErrorDetail[] } {
+    const deliveryLines = lines.filter((line) => isDeliveryItem(itemsByUuid.get(line.itemUuid)!));
+    const deliveryFee = deliveryLines.reduce(
+      (sum, line) => sum.plus(line.lineTotal),
+      new Decimal(0),
+    );
+    const itemsSubtotal = lines
+      .reduce((sum, line) => sum.plus(line.lineTotal), new Decimal(0))
+      .minus(deliveryFee);
+    const rules = readFulfilment(orderable.menu.extraData);
+    const request = {
+      fulfilmentType: dto.fulfilment_type,
+      deliveryAddress: dto.delivery_data?.delivery_address ?? '',
+      onpremiseLocation: dto.onpremise_data?.customer_onpremise_location ?? '',
+    };
+    const type = inferFulfilment(request, deliveryLines.length);
+    const problems: ErrorDetail[] = fulfilmentProblems({
+      type,
+      request,
+      rules,
+      menuHasDeliveryItems: orderable.hasDeliveryItems,
+      deliveryLines: deliveryLines.length,
+      itemsSubtotal,
+    });
+    if (problems.length || dto.requested_time === undefined) {
+      return { type, requestedTime: null, problems };
+    }
+
+    const requested = new Date(dto.requested_time);
+    const problem = !rules.scheduling.enabled
+      ? 'This menu takes no orders for later.'
+      : Number.isNaN(requested.getTime())
+        ? 'requested_time is not a real date and time.'
+        : this.storefront.requestedTimeProblem(
+            orderable.business,
+            { ...rules.scheduling, prepTimeMinutes: rules.prepTimeMinutes },
+            requested,
+          );
+    if (problem) {
+      return {
+        type,
+        requestedTime: null,
+        problems: [{ field: 'requested_time', message: problem }],
+      };
+    }
+    return { type, requestedTime: requested, problems: [] };
+  }
+
+  /**
+   * The ready time an update sets, or null for none: the one sent, else on
+   * acceptance of an order without one, the requested time of an order for
+   * later or the moment of acceptance plus the menu's prep time. A sent time
+   * equal to the current one changes nothing.
+   */
+  async readyTime(
+    manager: EntityManager,
+    order: OrderEntity,
+    dto: UpdateOrderDto,
+    nextStatus: string | undefined,
+  ): Promise<Date | null> {
+    const current = order.estimatedReadyAt ? new Date(order.estimatedReadyAt).getTime() : null;
+    if (dto.estimated_ready_at !== undefined) {
+      const sent = new Date(dto.estimated_ready_at);
+      return sent.getTime() === current ? null : sent;
+    }
+    if (nextStatus !== 'accepted' || current !== null) return null;
+    if (order.requestedTime) return new Date(order.requestedTime);
+    const orderable = await this.entities.findOrderableMenu(order.menuUuid, [], manager);
+    const prep = orderable ? readFulfilment(orderable.menu.extraData).prepTimeMinutes : 0;
+    return new Date(this.clock.nowMs() + prep * 60_000);
+  }
+
+  /** The slots of a local day still open for orders for later, with the places left. */
+  async slotsOfDay(businessMetaKey: string, menuMetaKey: string, date: string): Promise<SlotDto[]> {
+    const { business, menu } = await this.storefront.publicMenu(businessMetaKey, menuMetaKey);
+    const rules = readFulfilment(menu.extraData);
+    const slots = this.storefront.slotsOfDay(
+      business,
+      { ...rules.scheduling, prepTimeMinutes: rules.prepTimeMinutes },
+      date,
+    );
+    if (!slots) {
+      throw ApiError.validation(
+        [{ field: 'date', message: 'date must be a real day, YYYY-MM-DD' }],
+        `${date} is not a day.`,
+      );
+    }
+    if (!rules.scheduling.enabled) return [];
+    const cap = rules.scheduling.maxOrdersPerSlot;
+    const taken =
+      cap === null
+        ? new Map<number, number>()
+        : await this.slotCounts.counts(
+            menu.uuid,
+            slots.map((slot) => slot.start),
+          );
+    return slots
+      .map((slot) => ({
+        start: slot.startText,
+        end: slot.endText,
+        remaining: cap === null ? null : cap - (taken.get(slot.start.getTime()) ?? 0),
+      }))
+      .filter((slot) => slot.remaining === null || slot.remaining > 0);
+  }
+
+  /**
+   * Takes the order's place in its slot inside the placement's transaction;
+   * 422 "slot full" when the menu's cap is reached. The place is held until
+   * the order is cancelled or rejected, or the transaction rolls back.
+   */
+  async holdSlot(manager: EntityManager, menu: EntityRecord, requestedTime: Date): Promise<void> {
+    const cap = readFulfilment(menu.extraData).scheduling.maxOrdersPerSlot;
+    if (await this.slotCounts.take(manager, menu.uuid, requestedTime, cap)) return;
+    throw ApiError.unprocessable('This time slot is full; choose another one.', [
+      {
+        field: 'requested_time',
+        message: `slot full: it takes ${cap} orders`,
+        slot_full: true,
+      },
+    ]);
+  }
+}
