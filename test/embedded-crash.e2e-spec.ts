@@ -25,6 +25,10 @@ async function post(
  * a process that no longer runs) and finds every committed row; a process
  * that still runs keeps the directory to itself.
  */
+// Three child services each open the embedded database and run its recovery;
+// on a busy machine that takes longer than the default test time.
+jest.setTimeout(300_000);
+
 describe('the embedded service after a crash', () => {
   let dataDir: string;
   const started: ChildService[] = [];

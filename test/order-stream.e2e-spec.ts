@@ -52,6 +52,9 @@ describe('the owner’s live order stream (SSE)', () => {
         amount: order.amount,
         currency: order.currency,
         payment_processor: 'cash',
+        fulfilment_type: 'pickup',
+        requested_time: null,
+        estimated_ready_at: null,
         created_at: order.created_at,
         updated_at: expect.any(String),
       });
@@ -60,7 +63,9 @@ describe('the owner’s live order stream (SSE)', () => {
       const updated = await stream.waitFor(
         (e) => e.event === 'order.updated' && e.data.uuid === order.uuid,
       );
+      // Accepted without a ready time: the menu has no prep time, so ready at acceptance.
       expect(updated.data).toMatchObject({ status: 'accepted', payment_status: 'unpaid' });
+      expect(Date.parse(updated.data.estimated_ready_at as string)).not.toBeNaN();
     } finally {
       stream.close();
     }
