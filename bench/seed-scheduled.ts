@@ -89,9 +89,14 @@ export async function seedScheduled(api: Api, token: string): Promise<SeededSche
 /**
  * Pickup orders for later of 5 lines at the scheduled menu: body `i` asks
  * for slot `i` of tomorrow (UTC), so simultaneous placements take different
- * slots' locks as well as the same one's.
+ * slots' locks as well as the same one's. `forLater` false: the same orders
+ * for now, which take no slot, to measure the lock against.
  */
-export function scheduledOrderBodies(seeded: SeededSchedule, now = new Date()): string[] {
+export function scheduledOrderBodies(
+  seeded: SeededSchedule,
+  forLater = true,
+  now = new Date(),
+): string[] {
   const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   const slotMs = FULFILMENT.scheduling.slot_minutes * 60_000;
   const items = seeded.items;
@@ -110,7 +115,7 @@ export function scheduledOrderBodies(seeded: SeededSchedule, now = new Date()): 
       payment_processor: 'cash',
       customer_email_address: `guest${start}@example.test`,
       fulfilment_type: 'pickup',
-      requested_time: new Date(tomorrow + start * slotMs).toISOString(),
+      ...(forLater ? { requested_time: new Date(tomorrow + start * slotMs).toISOString() } : {}),
       cart_items: lines.map(({ item, quantity }) => ({ uuid: item.uuid, quantity })),
     });
   });
