@@ -6,6 +6,7 @@
  */
 import { NS } from './bench-env';
 import { DISCOUNT } from './seed-priced';
+import { scheduledOrderBodies } from './seed-scheduled';
 import {
   BIG_MENU_META_KEY,
   BUSINESS_META_KEY,
@@ -31,6 +32,8 @@ export interface Load {
     | 'list'
     | 'order'
     | 'priced order'
+    | 'scheduled order'
+    | 'scheduled menu order for now'
     | 'card order'
     | 'login'
     | 'long tail'
@@ -192,6 +195,26 @@ export const SCENARIOS: Scenario[] = [
     drainOutbox: true,
   },
   {
+    // Orders for later: every placement takes its slot's row lock (an upsert
+    // that counts the slot against its cap) inside the order's transaction.
+    // Measured against the same orders for now on the same menu, which take
+    // no slot, so the ratio is the lock's cost alone.
+    id: 'P3s',
+    only: 'P3',
+    title: 'P3s order for later, 5 lines, in 20 slots of 5 minutes capped at 10000',
+    phase: 'cache off',
+    service: { name: 'P3s service', at: 'service', request: 'scheduled order' },
+    ceiling: {
+      name: 'P3s same orders for now',
+      at: 'service',
+      request: 'scheduled menu order for now',
+    },
+    ceilingLabel: 'service, the same orders for now',
+    ceilingFirst: true,
+    ratioTo: 'ceiling',
+    drainOutbox: true,
+  },
+  {
     id: 'P5',
     only: 'P5',
     title: 'P5 card order, 5 lines, opening a Paystack checkout (fake, answers at once)',
@@ -342,6 +365,13 @@ export function requestOf(load: Load, context: RequestContext): Request {
       return { ...place, bodies: orderBodies(context.seeded), url: base + paths.order };
     case 'priced order':
       return { ...place, bodies: pricedOrderBodies(context.seeded), url: base + paths.order };
+    case 'scheduled order':
+    case 'scheduled menu order for now':
+      return {
+        ...place,
+        bodies: scheduledOrderBodies(context.seeded.scheduled, load.request === 'scheduled order'),
+        url: base + paths.order,
+      };
     case 'card order':
       return { ...place, bodies: orderBodies(context.seeded, 'paystack'), url: base + paths.order };
     case 'login':

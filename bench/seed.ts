@@ -4,6 +4,7 @@
  * menu of 100 items.
  */
 import { seedPriced, SeededPricing } from './seed-priced';
+import { seedScheduled, SeededSchedule } from './seed-scheduled';
 import { randomBytes } from 'node:crypto';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -68,6 +69,8 @@ export interface Seeded {
   smallMenuItems: SeededItem[];
   /** A second business that prices its orders: VAT, a dine-in service charge and a code. */
   priced: SeededPricing;
+  /** A third business whose menu takes orders for later in capped slots. */
+  scheduled: SeededSchedule;
   seconds: number;
 }
 
@@ -262,12 +265,14 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
   const smallMenuItems = await newItems(smallMenu.uuid, SMALL_MENU_ITEMS);
 
   const priced = await seedPriced(api, token);
+  const scheduled = await seedScheduled(api, token);
 
   return {
     ownerEmail,
     ownerPassword,
     token,
     priced,
+    scheduled,
     businessUuid: business.uuid,
     bigMenuUuid: bigMenu.uuid,
     smallMenuUuid: smallMenu.uuid,

@@ -42,11 +42,39 @@ function pdfTexts(pdf: Buffer): string[] {
   return texts;
 }
 
-/** The images of a PDF, as PNG-decodable RGB: pdfkit stores a PNG's pixels deflated. */
-function firstImage(pdf: Buffer): { width: number; height: number } | undefined {
+/**
+ * The first QR code drawn on a PDF's pages, decoded: the sheet draws each code
+ * as filled rectangles (a run of `x y w h re`), one per run of dark modules in a
+ * row, which are laid back onto a pixel grid with a quiet zone for jsQR.
+ */
+function firstDrawnCode(pdf: Buffer): string | undefined {
   const raw = pdf.toString('latin1');
-  const match = /\/Subtype \/Image[\s\S]*?\/Width (\d+)[\s\S]*?\/Height (\d+)/.exec(raw);
-  return match ? { width: Number(match[1]), height: Number(match[2]) } : undefined;
+  const group = /((?:[-\d.]+ [-\d.]+ [-\d.]+ [-\d.]+ re\s+){20,})/.exec(raw);
+  if (!group) return undefined;
+  const rects = [...group[1].matchAll(/([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+) re/g)].map((m) =>
+    m.slice(1, 5).map(Number),
+  );
+  const module = Math.min(...rects.map(([, , , h]) => h));
+  const left = Math.min(...rects.map(([x]) => x));
+  const top = Math.min(...rects.map(([, y]) => y));
+  const size = Math.round((Math.max(...rects.map(([, y]) => y)) - top) / module) + 1;
+  const scale = 4;
+  const side = (size + 8) * scale;
+  const pixels = new Uint8ClampedArray(side * side * 4).fill(255);
+  for (const [x, y, w] of rects) {
+    const row = Math.round((y - top) / module);
+    const from = Math.round((x - left) / module);
+    const to = from + Math.round(w / module);
+    for (let col = from; col < to; col++) {
+      for (let dy = 0; dy < scale; dy++) {
+        for (let dx = 0; dx < scale; dx++) {
+          const at = ((row + 4) * scale + dy) * side + (col + 4) * scale + dx;
+          pixels.fill(0, at * 4, at * 4 + 3);
+        }
+      }
+    }
+  }
+  return jsQR(pixels, side, side)?.data;
 }
 
 describe('table QR codes and the printable table sheet', () => {
@@ -109,7 +137,7 @@ describe('table QR codes and the printable table sheet', () => {
       expect(texts).toContain(caption);
     }
     expect(texts).not.toContain('Table 21');
-    expect(firstImage(pdf)).toEqual({ width: 600, height: 600 });
+    expect(firstDrawnCode(pdf)).toBe(`${FRONT_URL}/app/${business}/menu/${menu}?table=1`);
   });
 
   it('refuses a malformed list with 400 and more than 200 tables with 422', async () => {
@@ -124,6 +152,19 @@ describe('table QR codes and the printable table sheet', () => {
     const res = await t.http.get(path('qr-sheet.pdf')).query({ tables: '1-201' });
     expectError(res, 422, 'UNPROCESSABLE');
     expect(res.body.error.details[0].field).toBe('tables');
+  });
+
+  it('prints the most tables it takes, 200, on 50 pages', async () => {
+    const res = await t.http
+      .get(path('qr-sheet.pdf'))
+      .query({ tables: '1-200' })
+      .buffer(true)
+      .parse(binary);
+    expect(res.status).toBe(200);
+    expect(pageCount(res.body as Buffer)).toBe(50);
+    const over = await t.http.get(path('qr-sheet.pdf')).query({ tables: '1-199,A,B' });
+    expectError(over, 422, 'UNPROCESSABLE');
+    expect(over.body.error.details[0].field).toBe('tables');
   });
 
   it('is 404 for a menu that is not public', async () => {

@@ -19,8 +19,6 @@ export interface StorefrontQr {
 
 /** Quiet zone around the code, in modules: the four the QR standard asks for. */
 const MARGIN = 4;
-/** Pixels of each code on the sheet: sharp when printed at about 7 cm. */
-const SHEET_QR_SIZE = 600;
 
 /** A table's storefront address: the storefront uses `table` to fill the on-premise location. */
 function tableUrl(url: string, table: string): string {
@@ -93,17 +91,10 @@ export class StorefrontQrService {
         : ApiError.unprocessable(list.message, detail);
     }
     const { url, business, menu } = await this.storefront(businessMetaKey, menuMetaKey);
-    const cards = await Promise.all(
-      list.tables.map(async (table) => ({
-        caption: `${label} ${table}`,
-        png: await QRCode.toBuffer(tableUrl(url, table), {
-          type: 'png',
-          errorCorrectionLevel: 'M',
-          margin: MARGIN,
-          width: SHEET_QR_SIZE,
-        }),
-      })),
-    );
+    const cards = list.tables.map((table) => ({
+      caption: `${label} ${table}`,
+      modules: QRCode.create(tableUrl(url, table), { errorCorrectionLevel: 'M' }).modules,
+    }));
     const body = await qrSheetPdf(
       business.titleName ?? business.metaKey ?? '',
       menu.titleName ?? menu.metaKey ?? '',

@@ -1,0 +1,122 @@
+/**
+ * The bench's scheduled menu: orders for later in 5-minute slots with a cap
+ * per slot, so the scheduled order row measures the slot's row lock that
+ * every such placement takes. The cap is high enough that the bench's orders
+ * are never refused, and the bodies spread over as many slots as there are
+ * bodies.
+ */
+import { Api, expectStatus, inParallel, priceOf, SeededItem } from './seed';
+
+export const SCHEDULED_BUSINESS_META_KEY = 'bench-scheduled';
+export const SCHEDULED_ITEMS = 20;
+/** Slots the bodies spread over: one per body. */
+export const SCHEDULED_SLOTS = 20;
+export const FULFILMENT = {
+  modes: ['dine_in', 'pickup', 'delivery'],
+  scheduling: { enabled: true, slot_minutes: 5, max_days_ahead: 7, max_orders_per_slot: 10000 },
+};
+
+export interface SeededSchedule {
+  menuUuid: string;
+  items: SeededItem[];
+}
+
+/** The scheduled business (no opening hours: every slot is open, in UTC), its menu and items. */
+export async function seedScheduled(api: Api, token: string): Promise<SeededSchedule> {
+  const core = `/public/api/v1/${api.ns}`;
+  const entity = (suffix: string) => `${core}/smart-meta-manager/entity/${api.ns}_${suffix}`;
+  const business = await expectStatus(
+    api,
+    'POST',
+    entity('business'),
+    {
+      meta_key: SCHEDULED_BUSINESS_META_KEY,
+      title_name: 'Bench Scheduled Kitchen',
+      status: 'enabled',
+      extra_data: { country_of_registration: 'NG' },
+    },
+    201,
+    token,
+  );
+  const menu = await expectStatus(
+    api,
+    'POST',
+    entity('business_menu'),
+    {
+      meta_key: 'later',
+      slug: 'later',
+      title_name: 'Later',
+      status: 'enabled',
+      parent_entity_type: `${api.ns}_business`,
+      parent_entity_uuid: business.uuid,
+      extra_data: {
+        menu_base_wallet_ticker: 'NGN',
+        menu_checkout_payments_providers: [],
+        fulfilment: FULFILMENT,
+      },
+    },
+    201,
+    token,
+  );
+  const items: SeededItem[] = new Array(SCHEDULED_ITEMS);
+  await inParallel(SCHEDULED_ITEMS, async (index) => {
+    const unitPrice = priceOf(index);
+    const created = await expectStatus(
+      api,
+      'POST',
+      entity('business_menu_item'),
+      {
+        meta_key: `later-${index}`,
+        title_name: `Later dish ${index}`,
+        status: 'enabled',
+        parent_entity_type: `${api.ns}_business_menu`,
+        parent_entity_uuid: menu.uuid,
+        extra_data: {
+          category: 'Mains',
+          unit_price_amount: unitPrice,
+          minimum_quantity_per_order: 1,
+          maximum_quantity_per_order: 10,
+        },
+      },
+      201,
+      token,
+    );
+    items[index] = { uuid: created.uuid, unitPrice, minimum: 1, maximum: 10 };
+  });
+  return { menuUuid: menu.uuid, items };
+}
+
+/**
+ * Pickup orders for later of 5 lines at the scheduled menu: body `i` asks
+ * for slot `i` of tomorrow (UTC), so simultaneous placements take different
+ * slots' locks as well as the same one's. `forLater` false: the same orders
+ * for now, which take no slot, to measure the lock against.
+ */
+export function scheduledOrderBodies(
+  seeded: SeededSchedule,
+  forLater = true,
+  now = new Date(),
+): string[] {
+  const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  const slotMs = FULFILMENT.scheduling.slot_minutes * 60_000;
+  const items = seeded.items;
+  return Array.from({ length: SCHEDULED_SLOTS }, (_, start) => {
+    const lines = Array.from({ length: 5 }, (_, i) => ({
+      item: items[(start + i) % items.length],
+      quantity: 1 + (i % 2),
+    }));
+    const cents = lines.reduce(
+      (sum, line) => sum + Math.round(Number(line.item.unitPrice) * 100) * line.quantity,
+      0,
+    );
+    return JSON.stringify({
+      menu_uuid: seeded.menuUuid,
+      amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
+      payment_processor: 'cash',
+      customer_email_address: `guest${start}@example.test`,
+      fulfilment_type: 'pickup',
+      ...(forLater ? { requested_time: new Date(tomorrow + start * slotMs).toISOString() } : {}),
+      cart_items: lines.map(({ item, quantity }) => ({ uuid: item.uuid, quantity })),
+    });
+  });
+}
