@@ -15,6 +15,14 @@ import {
 } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
+// R19: the server computes the total.
+// R20: idempotent placement.
+// R21: one transaction.
+// R22: the server notifies the owner.
+// R42: payment method offered.
+// R43: a public menu.
+// R44: cart lines.
+// R45: customer fields.
 describe('guest order placement', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -49,6 +49,7 @@ function firstImage(pdf: Buffer): { width: number; height: number } | undefined 
   return match ? { width: Number(match[1]), height: Number(match[2]) } : undefined;
 }
 
+// R56: table qr codes.
 describe('table QR codes and the printable table sheet', () => {
   let t: TestApp;
   let business: string;

@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
 
+// R56: table qr codes.
 export interface QrCard {
   /** `<label> <table>`, as printed under the code. */
   caption: string;
