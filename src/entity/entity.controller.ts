@@ -34,7 +34,6 @@ function sendJson(res: Response, body: unknown): void {
     'The entity type: `{ns}_business`, `{ns}_business_menu` or `{ns}_business_menu_item` ({ns} is the API namespace, default `svc`). Any other value is 404.',
   example: 'svc_business',
 })
-// R15: page size.
 @SpaceController('core', 'smart-meta-manager/entity')
 export class EntityController {
   constructor(private readonly entities: EntityService) {}
