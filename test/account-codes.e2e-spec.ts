@@ -5,6 +5,7 @@ import { apiHeaders } from './support/factory';
 import { countMails, lastMailTo, readMails, tokenIn } from './support/mail';
 import { startTestApp, TestApp } from './support/test-app';
 
+// R9: secrets.
 describe('accounts: emailed codes for reset, change and verify', () => {
   let t: TestApp;
   let clock: Clock;

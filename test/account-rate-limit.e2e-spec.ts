@@ -8,6 +8,7 @@ import { startTestApp, TestApp } from './support/test-app';
 
 const LIMIT = 3;
 
+// R10: account rate limits.
 describe('accounts: rate limits on login and code mails, per IP and per email', () => {
   let t: TestApp;
   let clock: Clock;

@@ -15,6 +15,7 @@ import { startTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 
 const SECRET_LOOKING = /password|token_hash|\$argon2/i;
 
+// R8: identity providers.
 describe('accounts: register, login, profile', () => {
   let t: TestApp;
 

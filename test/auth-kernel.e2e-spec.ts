@@ -8,6 +8,8 @@ import { expectError, expectOk } from './support/expect';
 import { apiHeaders, createUser } from './support/factory';
 import { startTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 
+// R1: namespace.
+// R7: api key everywhere.
 describe('auth kernel: the API key on every call, Bearer tokens', () => {
   let t: TestApp;
 

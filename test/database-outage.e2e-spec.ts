@@ -62,6 +62,7 @@ async function eventually(check: () => Promise<void>): Promise<void> {
   }
 }
 
+// R29: never a 5xx for bad input.
 describe('a database outage under the running service', () => {
   let t: TestApp;
   let database: TestDatabase | undefined;

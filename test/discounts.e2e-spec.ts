@@ -16,6 +16,7 @@ let seq = 0;
 const uniqueCode = (prefix = 'CODE') =>
   `${prefix}-${Date.now().toString(36)}-${++seq}`.toUpperCase();
 
+// R59: discount codes.
 describe('discount codes', () => {
   let t: TestApp;
   let team: Team;

@@ -38,6 +38,11 @@ const itemExtra = {
   maximum_quantity_per_order: 3,
 };
 
+// R6: unknown fields.
+// R11: lookup by meta_key.
+// R12: restore.
+// R13: idempotent create.
+// R14: unique storefront names.
 describe('entities: create, read, update, trash, restore', () => {
   let t: TestApp;
   let a: TestUser;

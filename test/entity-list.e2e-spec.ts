@@ -10,6 +10,8 @@ import { expectError, expectOk } from './support/expect';
 import { apiHeaders, createUser, TestUser } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
 
+// R15: page size.
+// R16: visibility.
 describe('entities: list, filters, sorting, paging, visibility', () => {
   let t: TestApp;
   let a: TestUser;

@@ -23,6 +23,7 @@ interface Storefront {
 
 const CACHE_TTL_MS = 60_000;
 
+// R17: storefront in one call.
 describe('storefront in one call, retrieve by meta_key, orderable menus', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -16,6 +16,8 @@ function png(overrides: Record<string, unknown> = {}) {
   };
 }
 
+// R26: upload url paths.
+// R27: upload rules.
 describe('upload URLs', () => {
   let t: TestApp;
   let owner: TestUser;

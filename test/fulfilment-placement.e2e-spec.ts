@@ -4,6 +4,9 @@ import { createUser, TestUser } from './support/factory';
 import { orderBody, placeOrder, placeOrderRequest, rowCounts } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
+// R50: modes.
+// R51: inference.
+// R52: minimums.
 describe('fulfilment at placement: modes, address, delivery line, location, minimum', () => {
   let t: TestApp;
   let owner: TestUser;

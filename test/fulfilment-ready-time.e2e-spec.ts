@@ -8,6 +8,7 @@ import { startTestApp, TestApp } from './support/test-app';
 
 const NOW = '2026-06-01T10:00:00Z';
 
+// R55: ready time.
 describe('ready times: set on acceptance, set by the team, seen by the guest', () => {
   let t: TestApp;
   let clock: Clock;

@@ -21,6 +21,8 @@ const HOURS = {
 const SCHEDULING = { enabled: true, slot_minutes: 15, max_days_ahead: 7, max_orders_per_slot: 5 };
 const NOW = '2026-06-01T06:00:00Z'; // 07:00 in London: closed until 08:00.
 
+// R53: orders for later.
+// R54: slot cap.
 describe('orders for later: requested times, pre-orders, slot caps and the slots endpoint', () => {
   let t: TestApp;
   let owner: TestUser;

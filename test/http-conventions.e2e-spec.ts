@@ -3,6 +3,10 @@ import { expectError, expectOk } from './support/expect';
 import { apiHeaders } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
 
+// R2: one process, one port.
+// R3: cors.
+// R4: errors.
+// R5: request id.
 describe('HTTP conventions: envelope, errors, headers', () => {
   let t: TestApp;
 

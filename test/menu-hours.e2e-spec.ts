@@ -16,6 +16,7 @@ const HOURS = {
   closures: [{ from: '2026-06-08', to: '2026-06-08', note: 'Staff day' }],
 };
 
+// R36: opening hours.
 describe('opening hours and the accepting_orders switch', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -29,6 +29,8 @@ const PIZZA_GROUPS = [
   },
 ];
 
+// R34: option groups.
+// R35: sold out.
 describe('menu item options and sold-out items', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -28,6 +28,7 @@ async function scrape(t: TestApp): Promise<string> {
   return res.text;
 }
 
+// R40: metrics.
 describe('GET /metrics', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -16,6 +16,9 @@ const DINE_IN = {
   customer_onpremise_location: 'Table_4',
 };
 
+// R57: pricing settings.
+// R58: seven pricing steps.
+// R60: quote.
 describe('money: pricing settings, the price in lines, and the quote', () => {
   let t: TestApp;
   let owner: TestUser;

@@ -19,6 +19,7 @@ const operations = Object.entries(document.paths as Record<string, Record<string
       .map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
 );
 
+// R41: self-documentation.
 describe('the OpenAPI document', () => {
   it('has a summary, a description, a tag and a unique id for every operation', () => {
     const missing = operations

@@ -15,6 +15,7 @@ import {
 } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
+// R37: the guest's view.
 describe("the guest's view of an order", () => {
   let t: TestApp;
   let owner: TestUser;

@@ -4,6 +4,7 @@ import { apiHeaders, createUser, TestUser } from './support/factory';
 import { orderBody, placeOrder, updateOrderRequest } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
+// R24: the owner's inbox.
 describe('the owner inbox: orders, notifications, device settings', () => {
   let t: TestApp;
   let owner: TestUser;

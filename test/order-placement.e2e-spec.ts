@@ -15,6 +15,14 @@ import {
 } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
+// R19: the server computes the total.
+// R20: idempotent placement.
+// R21: one transaction.
+// R22: the server notifies the owner.
+// R42: payment method offered.
+// R43: a public menu.
+// R44: cart lines.
+// R45: customer fields.
 describe('guest order placement', () => {
   let t: TestApp;
   let owner: TestUser;
@@ -384,7 +392,7 @@ describe('guest order placement', () => {
       await placeOrder(t, body());
     });
 
-    describe('rule 1: payment method', () => {
+    describe('R42: payment method', () => {
       it('refuses a value outside paystack, bank_transfer and cash with 400', async () => {
         for (const payment_processor of ['card', 'stripe', 'CASH', '', 5]) {
           const res = await expectRefused(
@@ -412,7 +420,7 @@ describe('guest order placement', () => {
       });
     });
 
-    describe('rule 2: a public menu of a public business', () => {
+    describe('R43: a public menu of a public business', () => {
       it('refuses an unknown menu with 404', async () => {
         await expectRefused(
           () => placeOrderRequest(t, body({ menu_uuid: '00000000-0000-4000-8000-000000000000' })),
@@ -454,7 +462,7 @@ describe('guest order placement', () => {
       });
     });
 
-    describe('rule 3: the cart', () => {
+    describe('R44: the cart', () => {
       it('refuses an empty cart and one of more than 100 lines with 400', async () => {
         await expectRefused(
           () => placeOrderRequest(t, body({ cart_items: [] })),
@@ -593,7 +601,7 @@ describe('guest order placement', () => {
       });
     });
 
-    describe('rule 4: the amount', () => {
+    describe('R19: the amount', () => {
       it('refuses a missing or non-numeric amount with 400', async () => {
         for (const amount of [undefined, 'ten', -10, null, {}]) {
           const res = await expectRefused(
@@ -606,7 +614,7 @@ describe('guest order placement', () => {
       });
     });
 
-    describe('rule 5: customer fields', () => {
+    describe('R45: customer fields', () => {
       it.each([
         ['customer_email_address', 'not-an-email'],
         ['customer_email_address', undefined],
@@ -636,7 +644,7 @@ describe('guest order placement', () => {
       });
     });
 
-    describe('rule 6: Idempotency-Key', () => {
+    describe('R20: Idempotency-Key', () => {
       it('refuses an empty, over-long or non-ASCII key with 400', async () => {
         for (const key of ['k'.repeat(129), 'clé-unique', 'has space']) {
           await expectRefused(
@@ -660,7 +668,7 @@ describe('guest order placement', () => {
       });
     });
 
-    describe('rule 8: rate limit per IP', () => {
+    describe('R46: rate limit per IP', () => {
       it('refuses the 31st order of a minute from one IP with 429 and Retry-After', async () => {
         const clock = t.app.get(Clock);
         clock.set(new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 60_000));

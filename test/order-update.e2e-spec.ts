@@ -51,6 +51,8 @@ const PATH_TO: Record<Status, Status[]> = {
 
 const ALLOWED_PAIRS = STATUSES.flatMap((from) => ALLOWED[from].map((to) => [from, to] as const));
 
+// R23: order states.
+// R33: owner payment updates.
 describe('owner order update and the order state machine', () => {
   let t: TestApp;
   let owner: TestUser;

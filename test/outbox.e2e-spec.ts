@@ -17,6 +17,7 @@ interface Row {
   sent_at: Date | null;
 }
 
+// R25: mail through the outbox.
 describe('outbox delivery', () => {
   let t: TestApp;
   let worker: OutboxWorker;

@@ -9,6 +9,7 @@ import { TestApp } from './support/test-app';
 /** An order of 2,000.00 (200000 in minor units), paid by card. */
 const AMOUNT = '2000.00';
 
+// R32: refunds.
 /** Money is never lost silently: double charges, racing refund events, guest cancels. */
 describe('money that must not be lost', () => {
   let fake: FakePaystack;

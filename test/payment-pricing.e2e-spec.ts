@@ -3,6 +3,7 @@ import { entityPath, newCatalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { cartLine, orderBody, placeOrder } from './support/order';
 
+// R61: paystack channels.
 /**
  * Card payments of priced orders: Paystack is asked for the order's total
  * (tax and tip included) in minor units, refunds stop at that total, and the

@@ -53,6 +53,9 @@ function cardBody(catalog: Catalog, overrides: Record<string, unknown> = {}) {
   });
 }
 
+// R18: card provider name.
+// R30: the payment block.
+// R31: paystack.
 describe('payments through Paystack', () => {
   let fake: FakePaystack;
   let t: TestApp;

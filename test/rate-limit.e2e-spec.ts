@@ -14,6 +14,7 @@ async function refusal(promise: Promise<void>): Promise<ApiError | undefined> {
   }
 }
 
+// R46: placement rate limit.
 describe('RateLimitService', () => {
   let t: TestApp;
   let limiter: RateLimitService;

@@ -46,6 +46,7 @@ function parseCsv(text: string): string[][] {
   return parse(text, { relax_column_count: false, record_delimiter: '\r\n' }) as string[][];
 }
 
+// R63: csv export.
 /**
  * The CSV export of a business in Lagos (+01:00 all year): every order of
  * the period, read back with a real CSV parser, tricky customer fields and

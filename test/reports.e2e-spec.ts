@@ -10,6 +10,7 @@ const WEEKLY = Object.fromEntries(
   ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => [day, ALL_DAY]),
 );
 
+// R62: reports.
 /**
  * The sales and items reports of a business in Europe/London over the week
  * in which British Summer Time ends (Sunday 2026-10-25, 02:00 BST → 01:00

@@ -46,6 +46,7 @@ function parseRaw(answer: string): { status: number; headers: string; body: any 
   };
 }
 
+// R28: liberal input.
 describe('robustness: whatever a client sends, a 4xx in the envelope', () => {
   let t: TestApp;
   let owner: TestUser;

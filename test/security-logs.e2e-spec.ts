@@ -9,6 +9,7 @@ import { expectOk } from './support/expect';
 import { guestHeaders, openOrderStream, openStream, orderBody, placeOrder } from './support/order';
 import { TEST_API_KEY, TestApp } from './support/test-app';
 
+// R65: log redaction.
 /**
  * The service as its own process, its standard output captured: every kind of
  * credential a client sends is used at least once (headers, query strings and

@@ -7,6 +7,7 @@ import { startTestApp, TestApp } from './support/test-app';
 const SUBACCOUNT = 'ACCT_private_settlement_1';
 const PRIVATE_VALUE = 'pos-pin-4417';
 
+// R69: private settings.
 describe("a business's private settings stay out of public answers", () => {
   let t: TestApp;
   let owner: TestUser;

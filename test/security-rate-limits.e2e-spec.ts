@@ -8,6 +8,7 @@ import { FakePaystack } from './support/fake-paystack';
 import { cartLine, orderBody, placeOrder, randomIp } from './support/order';
 import { TestApp } from './support/test-app';
 
+// R67: rate limits.
 /** What a stranger can repeat is limited: sign-up, and a guest's verify and new checkout. */
 describe('rate limits on what a stranger can repeat', () => {
   let fake: FakePaystack;

@@ -18,6 +18,7 @@ import { startTestApp, TestApp } from './support/test-app';
  */
 const OLD_SHARED_SECRET = 'dev-jwt-secret-not-for-production-use-0123456789';
 
+// R64: generated secret.
 describe('no shared default secret (JWT_SECRET unset, outside production)', () => {
   let db: TestDatabase;
   let t: TestApp;

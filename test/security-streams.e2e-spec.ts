@@ -19,6 +19,7 @@ async function endsWithin(stream: OrderStream, ms: number): Promise<number> {
   return Date.now() - started;
 }
 
+// R66: stream re-check.
 describe("an owner's order stream ends when its credential does", () => {
   let t: TestApp;
 

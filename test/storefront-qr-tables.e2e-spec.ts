@@ -77,6 +77,7 @@ function firstDrawnCode(pdf: Buffer): string | undefined {
   return jsQR(pixels, side, side)?.data;
 }
 
+// R56: table qr codes.
 describe('table QR codes and the printable table sheet', () => {
   let t: TestApp;
   let business: string;

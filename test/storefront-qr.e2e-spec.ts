@@ -7,6 +7,7 @@ import { startTestApp, TestApp } from './support/test-app';
 
 const FRONT_URL = 'https://menu.example.test';
 
+// R38: storefront qr code.
 describe('print-ready storefront QR codes', () => {
   let t: TestApp;
   let owner: TestUser;

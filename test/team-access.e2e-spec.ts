@@ -5,6 +5,8 @@ import { orderBody, placeOrder, updateOrderRequest } from './support/order';
 import { addMember, membersPath, newTeam, Team } from './support/team';
 import { startTestApp, TestApp } from './support/test-app';
 
+// R47: roles.
+// R49: access at every request.
 /**
  * Every row of the roles table, through the HTTP API: owner, manager and
  * staff of one business, and an outsider with a business of their own.

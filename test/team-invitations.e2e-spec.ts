@@ -8,6 +8,7 @@ import { startTestApp, TestApp } from './support/test-app';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+// R48: invitations.
 describe('teams: invitations and members', () => {
   let t: TestApp;
   let owner: TestUser;

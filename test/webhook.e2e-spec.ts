@@ -53,6 +53,8 @@ async function samples(name: string, result: string): Promise<number> {
   return metric?.values.find((value) => value.labels.result === result)?.value ?? 0;
 }
 
+// R39: outbound webhooks.
+// R68: webhook address guard.
 describe('outbound webhooks', () => {
   let t: TestApp;
   let worker: OutboxWorker;

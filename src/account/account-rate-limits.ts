@@ -11,6 +11,7 @@ export type LimitedAction = 'login' | 'reset-password' | 'change-password' | 've
  * action counted on its own. The code-checking endpoints get the same limit
  * per IP, so that they cannot be used to burn password-hashing CPU.
  */
+// R10: account rate limits.
 @Injectable()
 export class AccountRateLimits {
   constructor(

@@ -195,6 +195,7 @@ export class AccountController {
     return this.credentials.verifyEmail(user, dto, ipOf(ip));
   }
 
+  // R8: identity providers.
   /**
    * Sign in through an identity provider (not enabled)
    *

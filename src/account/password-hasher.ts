@@ -9,6 +9,7 @@ const OPTIONS = {
   parallelism: 1,
 } satisfies argon2.HashOptions;
 
+// R9: secrets.
 @Injectable()
 export class PasswordHasher {
   private dummy: Promise<string> | undefined;

@@ -24,6 +24,7 @@ class JwtPassportGuard extends PassportAuthGuard('jwt') {
  * The one global guard. Every route states its needs with @Auth (or
  * @ApiKeyOnly / @Public); a route that states nothing is refused.
  */
+// R7: api key everywhere.
 @Injectable()
 export class GlobalAuthGuard implements CanActivate {
   private readonly logger = new Logger('Auth');

@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 
+// R64: generated secret.
 /** The file in DATA_DIR that holds the secret generated when JWT_SECRET is unset. */
 export const GENERATED_SECRET_FILE = 'jwt-secret';
 

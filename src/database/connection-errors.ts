@@ -36,6 +36,7 @@ const OUTAGE_MESSAGES = [
   /connect ENOENT .*\.s\.PGSQL\./, // the embedded database's socket file is gone
 ];
 
+// R29: never a 5xx for bad input.
 /**
  * True when `error` (as thrown by pg, TypeORM or the embedded database's
  * socket) means the database cannot be reached, or that the connection of a

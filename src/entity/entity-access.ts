@@ -15,6 +15,7 @@ import { EntityRepository } from './entity.repository';
  * record's business is found (itself, a menu's parent, an item's menu's
  * parent) and the access policy decides with a named action.
  */
+// R16: visibility.
 @Injectable()
 export class EntityAccess {
   constructor(

@@ -55,6 +55,7 @@ export class EntityController {
   @ApiEnvelope(EntityResponseDto, {
     description: 'Already created with this request_id: the first record',
   })
+  // R13: idempotent create.
   @ApiErrors(400, 403, 404, 409)
   createEntity(
     @CurrentUser() user: AuthUser,
@@ -110,6 +111,7 @@ export class EntityController {
    * @remarks One public record of the type whose `meta_key` matches, ignoring case; a storefront
    * resolves its URL with it. 404 when there is none.
    */
+  // R11: lookup by meta_key.
   @Get(':type/retrieve-by-meta-key/:meta_key')
   @ApiKeyOnly()
   @ApiEnvelope(EntityResponseDto)
@@ -206,6 +208,7 @@ export class EntityController {
    * @remarks Restores the caller's record. Restoring a record that is not in the trash changes
    * nothing; a restore that would make two live records share a `meta_key` is 409.
    */
+  // R12: restore.
   @Post(':type/restore/:uuid')
   @HttpCode(200)
   @Auth()

@@ -55,6 +55,7 @@ export class EntityRepository {
     if (parent !== undefined) where.push(`e.parent_entity_uuid = ${parent}`);
     if (filter.status !== undefined) where.push(`e.status = ${params.add(filter.status)}`);
     if (filter.metaKey !== undefined) {
+      // R14: unique storefront names.
       where.push(`lower(e.meta_key) = lower(${params.add(filter.metaKey)})`);
     }
     if (filter.slug !== undefined) where.push(`e.slug = ${params.add(filter.slug)}`);

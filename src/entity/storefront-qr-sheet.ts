@@ -1,5 +1,7 @@
 import PDFDocument from 'pdfkit';
 
+// R56: table qr codes.
+
 /** A QR code's modules: `size` × `size`, row by row, 1 for dark. */
 export interface QrModules {
   size: number;

@@ -27,6 +27,7 @@ function sendQr(res: Response, qr: StorefrontQr): void {
     .send(qr.body);
 }
 
+// R38: storefront qr code.
 @ApiTags('storefront')
 @SpaceController('core', 'storefront')
 export class StorefrontQrController {

@@ -75,6 +75,7 @@ export interface BusinessOpenState extends OpenState {
  * Fields that depend on the time of the request are added to each answer by
  * answerTimeFields, never stored in the document.
  */
+// R17: storefront in one call.
 @Injectable()
 export class StorefrontService {
   private readonly logger = new Logger('Storefront');

@@ -37,6 +37,7 @@ export class FileController {
    *
    * @remarks The same as `POST /cloud/upload-url`, at the path existing clients call.
    */
+  // R26: upload url paths.
   @Post('aws/upload-url')
   @Auth()
   @HttpCode(200)

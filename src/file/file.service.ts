@@ -23,6 +23,7 @@ const FEATURED_URL_FIELD = 'entity_featured_url';
  * Upload URLs, with their key and type rules, and the check that a stored object may be attached
  * to a record. The only part of the file module other modules use.
  */
+// R27: upload rules.
 @Injectable()
 export class FileService {
   private readonly logger = new Logger('Files');

@@ -25,6 +25,7 @@ export interface ErrorDetail {
   [extra: string]: unknown;
 }
 
+// R4: errors.
 /**
  * A refusal with an error code. Services throw these; the exception
  * filter turns them into the error envelope.

@@ -75,6 +75,7 @@ export function installHttpPipeline(app: NestExpressApplication, config: AppConf
       contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
     }),
   );
+  // R3: cors.
   app.enableCors({
     origin: config.corsOrigins === '*' ? '*' : config.corsOrigins,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],

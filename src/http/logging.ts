@@ -24,6 +24,7 @@ const JWT = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g;
 
 const REDACTED = '[redacted]';
 
+// R65: log redaction.
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }

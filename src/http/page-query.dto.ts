@@ -5,6 +5,7 @@ import { IsInt, IsOptional, Min } from 'class-validator';
 /** Page size when a list request names none. */
 export const DEFAULT_PER_PAGE = 20;
 
+// R15: page size.
 /** Page sizes above this are cut to it, not refused. */
 export const MAX_PER_PAGE = 1000;
 

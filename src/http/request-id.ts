@@ -5,6 +5,7 @@ const ACCEPTED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 type WithId = Request & { id?: string };
 
+// R5: request id.
 /** Echo a sane x-request-id, or make one; the first middleware of all. */
 export function requestIdMiddleware(req: Request, res: Response, next: NextFunction): void {
   const sent = req.header('x-request-id');

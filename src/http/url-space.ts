@@ -7,6 +7,7 @@ export type UrlSpace = 'core' | 'files' | 'orders' | 'root';
 const SPACE_KEY = 'svc:url-space';
 const controllers = new Set<Type<unknown>>();
 
+// R1: namespace.
 export function spacePrefix(space: UrlSpace, namespace: string): string {
   switch (space) {
     case 'core':
@@ -32,6 +33,7 @@ export function SpaceController(space: UrlSpace, path = ''): ClassDecorator {
   };
 }
 
+// R2: one process, one port.
 /** Rewrites every space controller's path for this namespace; call before the app is created. */
 export function applyUrlSpaces(namespace: string): void {
   for (const controller of controllers) {

@@ -52,6 +52,7 @@ function flatten(errors: ValidationError[], parent = ''): ErrorDetail[] {
 
 const NULL_IS_A_VALUE = Symbol('nullIsAValue');
 
+// R28: liberal input.
 /**
  * On an optional field where `null` means something (clearing the stored
  * value on an update): null is passed on instead of being taken as "not
@@ -169,6 +170,7 @@ class ApiValidationPipe extends ValidationPipe {
   }
 }
 
+// R6: unknown fields.
 export function createValidationPipe(): ValidationPipe {
   return new ApiValidationPipe();
 }

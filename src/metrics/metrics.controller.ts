@@ -7,6 +7,7 @@ import { RawResponse } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
 import { MetricsService } from './metrics.service';
 
+// R40: metrics.
 @ApiTags('operations')
 @SpaceController('root', 'metrics')
 export class MetricsController {

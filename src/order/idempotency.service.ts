@@ -23,6 +23,7 @@ export type IdempotentStart = { kind: 'new' } | { kind: 'replay'; status: number
  * ever waits on a lock while another one needs its connection, so the
  * embedded database's single connection simply runs them one after another.
  */
+// R20: idempotent placement.
 @Injectable()
 export class IdempotencyService {
   constructor(

@@ -46,20 +46,6 @@ export class OrderFulfilment {
     return dto.requested_time !== undefined;
   }
 
-  /** Checks the hand-over and the requested time; 422 naming the field. */
-  plan(
-    dto: HandOverBody,
-    orderable: { menu: EntityRecord; business: EntityRecord; hasDeliveryItems: boolean },
-    lines: readonly PricedLine[],
-    itemsByUuid: ReadonlyMap<string, OrderableItem>,
-  ): FulfilmentPlan {
-    const checked = this.check(dto, orderable, lines, itemsByUuid);
-    if (checked.problems.length) {
-      throw ApiError.unprocessable(checked.problems[0].message as string, checked.problems);
-    }
-    return { type: checked.type, requestedTime: checked.requestedTime };
-  }
-
   /**
    * The hand-over and the requested time with the problems placement would
    * refuse them for (none: the plan holds); the type is the one sent or
@@ -118,6 +104,7 @@ export class OrderFulfilment {
     return { type, requestedTime: requested, problems: [] };
   }
 
+  // R55: ready time.
   /**
    * The ready time an update sets, or null for none: the one sent, else on
    * acceptance of an order without one, the requested time of an order for

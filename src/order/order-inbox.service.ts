@@ -16,6 +16,7 @@ import { InboxStreamScope } from './realtime/order-stream.hub';
  * The order inbox: the orders of the businesses the caller owns or works
  * for, newest first.
  */
+// R24: the owner's inbox.
 @Injectable()
 export class OrderInboxService {
   constructor(

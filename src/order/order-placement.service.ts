@@ -3,15 +3,12 @@ import { EntityManager } from 'typeorm';
 import { UserContacts } from '../account';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
-import { EntityService, StorefrontService } from '../entity';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
 import { ordersPlaced } from '../metrics/metrics';
 import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { OrderableItem, priceCart } from './domain/cart-pricing';
 import { formatMoney } from '../common/money';
-import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
 import { requestHash } from './domain/request-hash';
 import { isUuid } from '../common/uuid';
 import { OrderTokens } from './domain/order-token';
@@ -23,7 +20,6 @@ import {
 } from './dto/order-response.dto';
 import { toPaymentResponse } from '../payment';
 import { OrderEntity, OrderEventEntity } from './entities';
-import { OrderFulfilment } from './order-fulfilment';
 import { OrderPayments } from './order-payments';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
@@ -31,6 +27,7 @@ import { NotificationRepository } from '../notification';
 import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
 import { OrderRepository } from './order.repository';
 import { OrderPricer, toOrderPrice } from './order-pricer';
+import { PlacementGuards } from './placement-guards';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
 
 const IDEMPOTENCY_SCOPE = 'order.place';
@@ -59,19 +56,17 @@ function normalised(dto: PlaceOrderDto): Record<string, unknown> {
 export class OrderPlacementService {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    private readonly entities: EntityService,
     private readonly orders: OrderRepository,
     private readonly notifications: NotificationRepository,
     private readonly outbox: OutboxService,
     private readonly rateLimit: RateLimitService,
     private readonly idempotency: IdempotencyService,
     private readonly events: OrderEventBus,
-    private readonly storefront: StorefrontService,
     private readonly tokens: OrderTokens,
     private readonly payments: OrderPayments,
     private readonly userContacts: UserContacts,
     private readonly pricer: OrderPricer,
-    private readonly fulfilment: OrderFulfilment,
+    private readonly guards: PlacementGuards,
   ) {}
 
   async placeOrder(
@@ -80,7 +75,7 @@ export class OrderPlacementService {
     clientIp: string,
   ): Promise<ApiResult<PlacedOrderResponseDto>> {
     const key = this.idempotency.parseKey(idempotencyHeader);
-    // Rule 8; before the transaction (the limiter may use its own connection).
+    // R46; before the transaction (the limiter may use its own connection).
     await this.rateLimit.consume(
       RATE_LIMIT_BUCKET,
       clientIp || 'unknown',
@@ -88,6 +83,7 @@ export class OrderPlacementService {
       60,
     );
     const fingerprint = requestHash(normalised(dto));
+    // R21: one transaction.
     const outcome = await this.events.transaction(async (manager, publish) => {
       if (key) {
         const start = await this.idempotency.begin(manager, IDEMPOTENCY_SCOPE, key, fingerprint);
@@ -132,6 +128,7 @@ export class OrderPlacementService {
       : new ApiResult(placed, 'Order placed', undefined, outcome.status);
   }
 
+  // R22: the server notifies the owner.
   /** The server notifies the owner at placement; this older step only confirms the order exists. */
   async acknowledgeNotify(uuid: string): Promise<{ uuid: string; order_reference: string }> {
     const order = isUuid(uuid) ? await this.orders.findByUuid(uuid.toLowerCase()) : null;
@@ -148,73 +145,11 @@ export class OrderPlacementService {
     order: OrderEntity;
     businessExtra: Record<string, unknown>;
   }> {
-    const processor: PaymentProcessor = dto.payment_processor ?? 'cash';
-    const orderable = await this.entities.findOrderableMenu(
-      dto.menu_uuid,
-      dto.cart_items.map((line) => line.uuid),
-      manager,
-    );
-    // Rule 2.
-    if (!orderable) {
-      throw ApiError.notFound('The menu does not exist or is not open for orders.');
-    }
-    const { menu, business, items } = orderable;
-
-    // A business outside its opening hours, or whose owner switched orders off, takes none
-    // for now; an order for later (a pre-order) is checked against its slot instead.
-    const open = this.storefront.openStateOf(business);
-    if (!open.open && !this.fulfilment.isForLater(dto)) {
-      const when = open.nextChangeText ? `; it opens again at ${open.nextChangeText}` : '';
-      throw ApiError.unprocessable(`The business is closed and takes no orders now${when}.`, [
-        {
-          field: 'menu_uuid',
-          message: `the business is closed${when}`,
-          closed: true,
-          opens_at: open.nextChangeText,
-        },
-      ]);
-    }
-
-    // Rule 1: a method other than cash must be offered by the menu.
-    const providers = menu.extraData.menu_checkout_payments_providers;
-    if (!isPaymentOffered(processor, providers)) {
-      const offered = ['cash', ...[...offeredProviders(providers)].filter((p) => p !== 'cash')];
-      throw ApiError.unprocessable(`This menu does not offer payment by ${processor}.`, [
-        {
-          field: 'payment_processor',
-          message: `${processor} is not offered by this menu; offered: ${offered.join(', ')}`,
-          offered,
-        },
-      ]);
-    }
-
-    // Rules 3 and 4.
-    const byUuid = new Map<string, OrderableItem>(items.map((item) => [item.uuid, item]));
-    const pricing = priceCart(dto.cart_items, byUuid);
-    if (!pricing.ok) {
-      throw ApiError.unprocessable(
-        pricing.problems.length === 1
-          ? pricing.problems[0].message
-          : `${pricing.problems.length} lines of the cart cannot be ordered.`,
-        pricing.problems,
-      );
-    }
-    // How and when the order is handed over (the type sent or inferred, checked against the menu).
-    const handOver = this.fulfilment.plan(dto, orderable, pricing.lines, byUuid);
-    const price = await this.pricer.priceOrRefuse(manager, {
-      body: dto,
-      businessUuid: business.uuid,
-      businessExtra: business.extraData,
-      menuUuid: menu.uuid,
-      lines: pricing.lines,
-      itemsByUuid: byUuid,
-      fulfilmentType: handOver.type,
-      lock: true,
-    });
-    // An order for later takes its place in the slot, under the slot's lock.
-    if (handOver.requestedTime) {
-      await this.fulfilment.holdSlot(manager, menu, handOver.requestedTime);
-    }
+    // The placement's guards, in order; the first that fails refuses the order.
+    const { state } = await this.guards.run(manager, dto, 'place');
+    const { processor, handOver, lines: pricedLines } = state;
+    const { menu, business } = state.orderable;
+    const price = state.price!;
 
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
     const payment = this.payments.plan({
@@ -250,7 +185,7 @@ export class OrderPlacementService {
         requestedTime: handOver.requestedTime,
         price: toOrderPrice(price),
       },
-      pricing.lines.map((line) => ({
+      pricedLines.map((line) => ({
         position: line.position,
         itemUuid: line.itemUuid,
         titleName: line.titleName === null ? null : line.titleName.slice(0, 255),

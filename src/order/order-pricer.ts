@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DiscountRedemptions } from '../discount';
 import { formatMoney, withinTolerance, parseAmount } from '../common/money';
-import { ApiError } from '../http/api-error';
 import { isDeliveryItem, OrderableItem, PricedLine, PricingProblem } from './domain/cart-pricing';
 import { FulfilmentType } from './domain/fulfilment-type';
 import { OrderPrice } from './order.repository';
@@ -97,20 +96,6 @@ export class OrderPricer {
     return problems.length ? { ok: false, pricing, problems } : { ok: true, pricing };
   }
 
-  /** Placement's use: the price, or 422 with every problem. */
-  async priceOrRefuse(manager: EntityManager, request: PricingRequest): Promise<OrderPricing> {
-    const outcome = await this.price(manager, request);
-    if (outcome.ok) return outcome.pricing;
-    const [first] = outcome.problems;
-    const message =
-      outcome.problems.length > 1
-        ? `${outcome.problems.length} problems keep the order from being placed.`
-        : first.field === 'amount'
-          ? `The amount ${String(request.body.amount)} does not match the order's total, ${String(first.computed_total)}.`
-          : first.message;
-    throw ApiError.unprocessable(message, outcome.problems);
-  }
-
   /**
    * An order that ended rejected or cancelled gives its discount code's
    * redemption back, in the transaction of that change.
@@ -146,4 +131,17 @@ export function toOrderPrice(pricing: OrderPricing): OrderPrice {
     tip: formatMoney(pricing.tip),
     rates: pricing.rates,
   };
+}
+
+/** The 422 message of a price's problems: the one problem's own words, or their count. */
+export function pricingRefusalMessage(
+  problems: readonly PricingProblem[],
+  amount: number | string | undefined,
+): string {
+  const [first] = problems;
+  return problems.length > 1
+    ? `${problems.length} problems keep the order from being placed.`
+    : first.field === 'amount'
+      ? `The amount ${String(amount)} does not match the order's total, ${String(first.computed_total)}.`
+      : first.message;
 }

@@ -80,6 +80,7 @@ export class OrderUpdateService {
         noPart,
         manager,
       );
+      // R33: owner payment updates.
       if (dto.payment_status !== undefined) this.access.check(role, 'payment.manual', noPart);
       if (dto.expected_status !== undefined && dto.expected_status !== order.status) {
         throw ApiError.conflict(

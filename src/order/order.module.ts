@@ -6,6 +6,7 @@ import {
   OnModuleDestroy,
 } from '@nestjs/common';
 import { DiscountModule } from '../discount';
+import { PlacementGuards } from './placement-guards';
 import { OrderPricer } from './order-pricer';
 import { OrderQuoteService } from './order-quote.service';
 import { AppConfig } from '../config/config';
@@ -65,6 +66,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     IdempotencyService,
     OrderPlacementService,
     OrderPricer,
+    PlacementGuards,
     OrderQuoteService,
     OrderUpdateService,
     OrderInboxService,

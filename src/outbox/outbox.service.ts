@@ -9,6 +9,7 @@ export type { MailMessage } from '../mail/mail.port';
  * Writes side effects into the outbox inside the caller's transaction, so they
  * leave only if that transaction commits, and a worker delivers them after.
  */
+// R25: mail through the outbox.
 @Injectable()
 export class OutboxService {
   /** `manager` must be the transaction's manager (a pool of 1 deadlocks otherwise). */

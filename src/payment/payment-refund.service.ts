@@ -30,6 +30,7 @@ export function refundedState(order: OrderEntity, amount: Money) {
  * the call was still open was counted then, and is not counted again. A refund counts in
  * `amount_refunded` as soon as the provider accepts it.
  */
+// R32: refunds.
 @Injectable()
 export class PaymentRefundService {
   private readonly logger = new Logger('Payments');

@@ -109,6 +109,7 @@ export class PaymentController {
       },
     },
   })
+  // R31: paystack.
   @ApiEnvelope(WebhookReceiptDto)
   @ApiErrors(401, 404)
   receivePaystackWebhook(@Req() req: Request & { rawBody?: Buffer }): Promise<WebhookReceiptDto> {

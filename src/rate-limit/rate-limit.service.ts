@@ -20,6 +20,7 @@ const SWEEP_EVERY_MS = 60_000;
  * connection from the pool, and with the embedded pool of one a query outside
  * the open transaction would wait for ever.
  */
+// R67: rate limits.
 @Injectable()
 export class RateLimitService {
   private readonly logger = new Logger('RateLimit');

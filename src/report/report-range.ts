@@ -1,5 +1,6 @@
 import { ApiError } from '../http/api-error';
 
+// R62: reports.
 /** The longest period a report or an export may cover, in local days, both ends counted. */
 export const MAX_REPORT_DAYS = 366;
 

@@ -26,6 +26,7 @@ export interface RequireAccessOptions {
  * is refused on the very next request. Set-based: one query for any number
  * of businesses.
  */
+// R49: access at every request.
 @Injectable()
 export class AccessPolicy {
   private readonly businessType: string;

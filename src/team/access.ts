@@ -40,6 +40,7 @@ export type BusinessAction = (typeof BUSINESS_ACTIONS)[number];
 
 export type BusinessRole = 'owner' | 'manager' | 'staff';
 
+// R47: roles.
 export const ROLE_ACTIONS: Readonly<Record<BusinessRole, ReadonlySet<BusinessAction>>> = {
   owner: new Set(BUSINESS_ACTIONS),
   manager: new Set<BusinessAction>([

@@ -26,6 +26,7 @@ export const MAX_MEMBERS_PER_BUSINESS = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+// R48: invitations.
 /** SHA-256 of an invitation token: the only form in which it is stored. */
 export function hashInvitationToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

@@ -28,6 +28,7 @@ import { AttemptToSend, WebhookRepository } from './webhook.repository';
  * sending and recording resends it, with the same `webhook-id` for the
  * receiver to recognise.
  */
+// R39: outbound webhooks.
 @Injectable()
 export class WebhookDeliveryService implements OnModuleInit {
   private readonly logger = new Logger('Webhooks');

@@ -34,6 +34,7 @@ function checkChannels(entry: unknown, at: string, faults: ErrorDetail[]): void 
   }
 }
 
+// R61: paystack channels.
 /**
  * The payment methods a menu offers, an array or an object keyed by provider,
  * stored as sent. The `paystack` entry may name the `channels` its checkout

@@ -59,6 +59,7 @@ function section(
   return read(value);
 }
 
+// R57: pricing settings.
 /**
  * A business's pricing settings:
  * `{ tax: { label, rate_percent, inclusive, applies_to_delivery },

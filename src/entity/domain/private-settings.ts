@@ -12,6 +12,7 @@ export function isPrivateSetting(key: string): boolean {
   return PRIVATE_KEYS.has(key) || key.startsWith(PRIVATE_PREFIX);
 }
 
+// R69: private settings.
 /** `extra_data` without the private settings (the same object when it has none). */
 export function publicExtraData(extraData: Record<string, unknown>): Record<string, unknown> {
   const keys = Object.keys(extraData);

@@ -1,6 +1,6 @@
 import { formatMoney, lineTotal, MAX_AMOUNT, Money, parsePrice, sum } from '../../common/money';
 
-/** Rule 3: the most lines one order may have. */
+/** R44: the most lines one order may have. */
 export const MAX_CART_LINES = 100;
 
 /** The parts of a menu item record that pricing reads. */
@@ -76,10 +76,12 @@ function readText(value: unknown): string | null {
 }
 
 /** `available: false` marks a sold-out item or option; anything else (or nothing) is orderable. */
+// R35: sold out.
 function isAvailable(value: unknown): boolean {
   return value !== false && value !== 'false';
 }
 
+// R34: option groups.
 /**
  * The item's option groups as the pricing reads them. They were checked when
  * the item was written; an entry that still does not read (stored before
@@ -210,6 +212,7 @@ function rangeText(minimum: number, maximum: number | undefined): string {
   return maximum === undefined ? `at least ${minimum}` : `${minimum}–${maximum}`;
 }
 
+// R19: the server computes the total.
 /**
  * Every line must name a public item of the menu (the caller passes only
  * those) that is not sold out, with a chargeable price, a quantity inside the

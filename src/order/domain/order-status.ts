@@ -54,6 +54,7 @@ export function nextPaymentStatuses(from: PaymentStatus): readonly PaymentStatus
   return NEXT_PAYMENT_STATUS[from];
 }
 
+// R23: order states.
 /** Staying in the same state is not an allowed move, so it is refused like any other. */
 export function canMoveStatus(from: OrderStatus, to: OrderStatus): boolean {
   return NEXT_STATUS[from].includes(to);

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+// R37: the guest's view.
 /**
  * The guest's capability for one order: an HMAC-SHA256 of the order uuid
  * under a key derived from the service secret. It is never stored — the same

@@ -1,6 +1,6 @@
 import { isPaymentOffered, offeredProviderEntry, offeredProviders } from './payment-methods';
 
-describe('payment methods offered by a menu (rule 1)', () => {
+describe('payment methods offered by a menu (R42)', () => {
   it('always allows cash, even with nothing configured', () => {
     for (const providers of [undefined, null, [], {}, 'paystack']) {
       expect(isPaymentOffered('cash', providers)).toBe(true);

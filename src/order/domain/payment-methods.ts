@@ -1,3 +1,4 @@
+// R18: card provider name.
 /** The accepted payment methods, `cash` by default; `paystack` is the card provider. */
 export const PAYMENT_PROCESSORS = ['paystack', 'bank_transfer', 'cash'] as const;
 export type PaymentProcessor = (typeof PAYMENT_PROCESSORS)[number];
@@ -78,7 +79,7 @@ export function offeredProviderEntry(
   return offeredProviderEntries(providers).get(normalise(name)) ?? null;
 }
 
-/** Rule 1: cash is always possible; any other method must be offered by the menu. */
+/** R42: cash is always possible; any other method must be offered by the menu. */
 export function isPaymentOffered(processor: PaymentProcessor, menuProviders: unknown): boolean {
   return processor === 'cash' || offeredProviders(menuProviders).has(processor);
 }

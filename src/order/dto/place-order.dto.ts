@@ -155,6 +155,7 @@ export class PlaceOrderDto {
   @MaxLength(320)
   customer_email_address!: string;
 
+  // R45: customer fields.
   @IsOptional()
   @IsString()
   @MaxLength(32)

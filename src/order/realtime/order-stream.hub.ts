@@ -38,6 +38,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
  * writes each to the streams of the order's owner, of the members of its
  * business, and of that order's guests only.
  */
+// R66: stream re-check.
 @Injectable()
 export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('OrderStream');

@@ -57,6 +57,7 @@ function money(value: string | number | null | undefined): string {
   return new Money(value ?? 0).toFixed(2);
 }
 
+// R30: the payment block.
 /** The payment block of every order answer, from the order row alone. */
 export function toPaymentResponse(order: OrderEntity): PaymentResponseDto {
   return {

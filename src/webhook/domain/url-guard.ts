@@ -99,6 +99,7 @@ function embeddedIpv4(address: string): string | null {
   return null;
 }
 
+// R68: webhook address guard.
 /**
  * Why a webhook may not connect to this IP address (loopback, private,
  * CGNAT, link-local including the metadata service, unspecified, multicast,

@@ -1,0 +1,234 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { EntityService, StorefrontService } from '../entity';
+import { ApiError, ErrorDetail } from '../http/api-error';
+import { CartItemDto } from './dto/place-order.dto';
+import { OrderableItem, PricedLine, priceCart } from './domain/cart-pricing';
+import { OrderPricing } from './domain/order-pricing';
+import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
+import { FulfilmentPlan, HandOverBody, OrderFulfilment } from './order-fulfilment';
+import { OrderPricer, PricedBody, pricingRefusalMessage } from './order-pricer';
+
+/** What the guards read of an order body: placement's, or a quote's (amount and email optional). */
+export type GuardedBody = HandOverBody &
+  Omit<PricedBody, 'customer_email_address'> & {
+    menu_uuid: string;
+    payment_processor?: PaymentProcessor;
+    cart_items: CartItemDto[];
+    customer_email_address?: string;
+  };
+
+type OrderableMenu = NonNullable<Awaited<ReturnType<EntityService['findOrderableMenu']>>>;
+
+/**
+ * Placement refuses at the first guard that fails and takes its locks (the
+ * discount code's row, the slot); a quote runs the same guards, collects every
+ * problem, only reads, and skips the guards that hold a place.
+ */
+export type GuardMode = 'place' | 'quote';
+
+/** What the guards have established so far, read by the guards after them and by placement. */
+export interface PlacementState {
+  readonly manager: EntityManager;
+  readonly body: GuardedBody;
+  readonly mode: GuardMode;
+  readonly processor: PaymentProcessor;
+  orderable: OrderableMenu;
+  itemsByUuid: Map<string, OrderableItem>;
+  lines: PricedLine[];
+  handOver: FulfilmentPlan;
+  price: OrderPricing | null;
+}
+
+/** A guard's refusal: the 422 message, its details, and whether later guards can still run. */
+interface Refusal {
+  message: string;
+  problems: ErrorDetail[];
+  /** Later guards need what this one failed to establish: a quote stops here too. */
+  final?: boolean;
+}
+
+interface PlacementGuard {
+  /** The guard's name, as a reader of the list looks for it. */
+  readonly name: string;
+  /** Guards that hold a place for the order run at placement only. */
+  readonly placeOnly?: boolean;
+  check(state: PlacementState, services: GuardServices): Promise<Refusal | null> | Refusal | null;
+}
+
+interface GuardServices {
+  storefront: StorefrontService;
+  fulfilment: OrderFulfilment;
+  pricer: OrderPricer;
+}
+
+/**
+ * The placement's guards, in the order they run; when several would refuse an
+ * order, the first of them answers. The menu itself (R43: a public menu of a
+ * public business, 404 otherwise) is looked up before them.
+ */
+export const PLACEMENT_GUARDS: readonly PlacementGuard[] = [
+  {
+    // R36: a business outside its opening hours, or whose owner switched orders off, takes
+    // none for now; an order for later is checked against its slot instead.
+    name: 'openNow',
+    check({ orderable, body }, { storefront, fulfilment }) {
+      const open = storefront.openStateOf(orderable.business);
+      if (open.open || fulfilment.isForLater(body)) return null;
+      const when = open.nextChangeText ? `; it opens again at ${open.nextChangeText}` : '';
+      return {
+        message: `The business is closed and takes no orders now${when}.`,
+        problems: [
+          {
+            field: 'menu_uuid',
+            message: `the business is closed${when}`,
+            closed: true,
+            opens_at: open.nextChangeText,
+          },
+        ],
+      };
+    },
+  },
+  {
+    // R42: cash is always possible; any other method must be offered by the menu.
+    name: 'paymentMethodOffered',
+    check({ orderable, processor }) {
+      const providers = orderable.menu.extraData.menu_checkout_payments_providers;
+      if (isPaymentOffered(processor, providers)) return null;
+      const offered = ['cash', ...[...offeredProviders(providers)].filter((p) => p !== 'cash')];
+      return {
+        message: `This menu does not offer payment by ${processor}.`,
+        problems: [
+          {
+            field: 'payment_processor',
+            message: `${processor} is not offered by this menu; offered: ${offered.join(', ')}`,
+            offered,
+          },
+        ],
+      };
+    },
+  },
+  {
+    // R44 and R35: 1 to 100 lines of public items of the menu, quantities within each
+    // item's limits, options chosen within their groups; each line priced exactly.
+    name: 'cartLines',
+    check(state) {
+      const pricing = priceCart(state.body.cart_items, state.itemsByUuid);
+      if (pricing.ok) {
+        state.lines = pricing.lines;
+        return null;
+      }
+      return {
+        message:
+          pricing.problems.length === 1
+            ? pricing.problems[0].message
+            : `${pricing.problems.length} lines of the cart cannot be ordered.`,
+        problems: pricing.problems,
+        final: true,
+      };
+    },
+  },
+  {
+    // R50, R51, R52, R53: the hand-over (sent or inferred) against the menu's modes, address, location,
+    // delivery line and minimum; an order for later against the menu's scheduling and hours.
+    name: 'handOverAndTime',
+    check(state, { fulfilment }) {
+      const checked = fulfilment.check(state.body, state.orderable, state.lines, state.itemsByUuid);
+      state.handOver = { type: checked.type, requestedTime: checked.requestedTime };
+      if (!checked.problems.length) return null;
+      return { message: checked.problems[0].message, problems: checked.problems };
+    },
+  },
+  {
+    // R19, R58, R59: the price beyond the lines (pricing settings, discount code, tip) and the
+    // body's amount compared with the total; every problem of the price is answered at once.
+    name: 'priceAndAmount',
+    async check(state, { pricer }) {
+      const { body, orderable } = state;
+      const outcome = await pricer.price(state.manager, {
+        body: { ...body, customer_email_address: body.customer_email_address ?? '' },
+        businessUuid: orderable.business.uuid,
+        businessExtra: orderable.business.extraData,
+        menuUuid: orderable.menu.uuid,
+        lines: state.lines,
+        itemsByUuid: state.itemsByUuid,
+        fulfilmentType: state.handOver.type,
+        lock: state.mode === 'place',
+      });
+      state.price = outcome.pricing;
+      if (outcome.ok) return null;
+      return {
+        message: pricingRefusalMessage(outcome.problems, body.amount),
+        problems: outcome.problems,
+      };
+    },
+  },
+  {
+    // R54: an order for later takes its place in the slot, under the slot's lock.
+    name: 'slotPlace',
+    placeOnly: true,
+    async check({ manager, orderable, handOver }, { fulfilment }) {
+      if (handOver.requestedTime) {
+        await fulfilment.holdSlot(manager, orderable.menu, handOver.requestedTime);
+      }
+      return null;
+    },
+  },
+];
+
+/** Runs the placement's guards over an order body, for placement or for a quote. */
+@Injectable()
+export class PlacementGuards {
+  constructor(
+    private readonly entities: EntityService,
+    private readonly storefront: StorefrontService,
+    private readonly fulfilment: OrderFulfilment,
+    private readonly pricer: OrderPricer,
+  ) {}
+
+  /**
+   * Placement: the established state, or the first guard's refusal thrown as 422.
+   * Quote: the state as far as the guards got and every problem found.
+   */
+  async run(
+    manager: EntityManager,
+    body: GuardedBody,
+    mode: GuardMode,
+  ): Promise<{ state: PlacementState; problems: ErrorDetail[] }> {
+    // R43: the menu is public and its business is public.
+    const orderable = await this.entities.findOrderableMenu(
+      body.menu_uuid,
+      body.cart_items.map((line) => line.uuid),
+      manager,
+    );
+    if (!orderable) {
+      throw ApiError.notFound('The menu does not exist or is not open for orders.');
+    }
+    const state: PlacementState = {
+      manager,
+      body,
+      mode,
+      processor: body.payment_processor ?? 'cash',
+      orderable,
+      itemsByUuid: new Map(orderable.items.map((item) => [item.uuid, item])),
+      lines: [],
+      handOver: { type: 'dine_in', requestedTime: null },
+      price: null,
+    };
+    const services = {
+      storefront: this.storefront,
+      fulfilment: this.fulfilment,
+      pricer: this.pricer,
+    };
+    const problems: ErrorDetail[] = [];
+    for (const guard of PLACEMENT_GUARDS) {
+      if (guard.placeOnly && mode !== 'place') continue;
+      const refusal = await guard.check(state, services);
+      if (!refusal) continue;
+      if (mode === 'place') throw ApiError.unprocessable(refusal.message, refusal.problems);
+      problems.push(...refusal.problems);
+      if (refusal.final) break;
+    }
+    return { state, problems };
+  }
+}
