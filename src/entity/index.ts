@@ -13,3 +13,11 @@ export type { ExtraDataDocument } from './extra-data-openapi';
 
 /** The entity module's tables, registered with the database by the composition root. */
 export const ENTITY_ENTITIES = [EntityRecord];
+export { readBusinessView, readMenuItemView, readMenuView } from './extra-data-views';
+export type {
+  BusinessView,
+  MenuItemView,
+  MenuView,
+  OptionGroupView,
+  OptionView,
+} from './extra-data-views';

@@ -26,11 +26,23 @@ export const MAX_OPTIONS_PER_GROUP = 50;
  * most 50 options. Each fault names its path, such as
  * `extra_data.option_groups[1].options[0].price_delta`. Other keys are kept.
  */
+/** The rules of one option's fields and of a group's counts, shared with the read models. */
+export const OPTION_RULES = {
+  key: rule(
+    (value, field, faults) => {
+      if (typeof value === 'string' && OPTION_KEY.test(value)) return value;
+      faults.push({ field, message: `${field} must match ^[a-z0-9_-]{1,64}$.` });
+    },
+    { type: 'string', pattern: OPTION_KEY.source },
+  ),
+  title: text(),
+  priceDelta: amount(),
+  available: flag(),
+  count: integer({ min: 0 }),
+};
+
 export function optionGroups(described?: Described): FieldRule {
-  const title = text();
-  const delta = amount();
-  const available = flag();
-  const count = integer({ min: 0 });
+  const { title, priceDelta: delta, available, count } = OPTION_RULES;
   const key = (value: unknown, at: string, seen: Set<string>, faults: ErrorDetail[]) => {
     if (typeof value !== 'string' || !OPTION_KEY.test(value)) {
       faults.push({ field: at, message: `${at} must match ^[a-z0-9_-]{1,64}$.` });
@@ -111,7 +123,7 @@ export function optionGroups(described?: Described): FieldRule {
       };
     });
   };
-  const keySchema = { type: 'string', pattern: OPTION_KEY.source };
+  const keySchema = OPTION_RULES.key.schema;
   const schema = nullable({
     type: 'array',
     maxItems: MAX_OPTION_GROUPS,
