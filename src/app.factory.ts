@@ -4,11 +4,16 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
+import { EXTRA_DATA_DOCUMENTS } from './entity';
 import { answerParserErrors } from './http/client-error';
 import { installHttpPipeline } from './http/http-setup';
 import { applyUrlSpaces } from './http/url-space';
 import { recordHttpMetrics } from './metrics/http-metrics.middleware';
+import { OpenApiParts } from './openapi/extra-data-schemas';
 import { mountSwagger } from './openapi/openapi';
+
+/** What the modules add to the OpenAPI document: the typed extra_data of each entity type. */
+export const OPENAPI_PARTS: OpenApiParts = { extraData: EXTRA_DATA_DOCUMENTS };
 
 /**
  * Builds the whole service for this configuration, initialised but not
@@ -33,7 +38,7 @@ export async function createApp(
   app.use(recordHttpMetrics);
   installHttpPipeline(app, config);
   answerParserErrors(app.getHttpServer());
-  mountSwagger(app, config);
+  mountSwagger(app, config, OPENAPI_PARTS);
   await app.init();
   return app;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENTITY_TYPE_DEFINITIONS } from '../src/entity/entity-types';
-import { EXTRA_DATA_SCHEMAS } from '../src/openapi/extra-data-schemas';
+import { EXTRA_DATA_DOCUMENTS } from '../src/entity';
 import { OPERATION_FLOW } from '../src/openapi/flow-order';
 
 /**
@@ -94,7 +94,7 @@ describe('the OpenAPI document', () => {
 
   it('types the extra_data of each entity type with every key its rules check', () => {
     for (const definition of ENTITY_TYPE_DEFINITIONS) {
-      const entry = EXTRA_DATA_SCHEMAS.find((schema) => schema.suffix === definition.suffix);
+      const entry = EXTRA_DATA_DOCUMENTS.find((schema) => schema.suffix === definition.suffix);
       expect(entry).toBeDefined();
       const documented = document.components.schemas[entry!.name];
       expect(documented.additionalProperties).toBe(true);
@@ -102,10 +102,18 @@ describe('the OpenAPI document', () => {
         Object.keys(definition.extraData.fields).sort(),
       );
       expect(documented.required ?? []).toEqual(definition.extraData.required ?? []);
+      // Each key is described by the very rule that checks it.
+      for (const [key, rule] of Object.entries(definition.extraData.fields)) {
+        expect([definition.suffix, key, documented.properties[key]]).toEqual([
+          definition.suffix,
+          key,
+          rule.schema,
+        ]);
+      }
     }
     const body = document.components.schemas.EntityBodyDto.properties.extra_data;
     expect(body.anyOf.map((ref: { $ref: string }) => ref.$ref)).toEqual(
-      EXTRA_DATA_SCHEMAS.map(({ name }) => `#/components/schemas/${name}`),
+      EXTRA_DATA_DOCUMENTS.map(({ name }) => `#/components/schemas/${name}`),
     );
   });
 

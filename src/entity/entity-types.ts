@@ -4,18 +4,9 @@ import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { paymentProviders } from './domain/payment-channels';
 import { pricingSettings } from './domain/pricing-settings';
-import {
-  amount,
-  email,
-  ExtraDataSchema,
-  flag,
-  integer,
-  openingHours,
-  optionGroups,
-  shape,
-  text,
-  textList,
-} from './extra-data';
+import { openingHours } from './domain/opening-hours-rule';
+import { optionGroups } from './domain/option-groups';
+import { amount, email, ExtraDataSchema, flag, integer, shape, text, textList } from './extra-data';
 import { fulfilmentSettings } from './fulfilment-settings';
 
 /** One entity type as written once, independent of the namespace. */
@@ -28,6 +19,8 @@ export interface EntityTypeDefinition {
   parentSuffix?: string;
   /** meta_key names the record in the storefront URL, so it must not be empty. */
   metaKeyRequired: boolean;
+  /** The name of its extra_data's schema in the OpenAPI document. */
+  extraDataSchemaName: string;
   extraData: ExtraDataSchema;
 }
 
@@ -43,16 +36,59 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
     suffix: 'business',
     label: 'Business',
     metaKeyRequired: true,
+    extraDataSchemaName: 'BusinessExtraData',
     extraData: {
+      description: 'The `extra_data` of a business (`{ns}_business`). Other keys are kept as sent.',
       fields: {
-        business_address: text(),
-        contact_email: email(),
-        enable_on_portal_listing: flag(),
-        country_of_registration: text(),
-        accepting_orders: flag(),
-        opening_hours: openingHours(),
-        paystack_subaccount_code: text(),
-        pricing: pricingSettings(),
+        business_address: text({
+          description: 'Street address shown to guests.',
+          example: '12 Marina Road, Lagos',
+        }),
+        contact_email: email({
+          description: 'Where the business is reached.',
+          example: 'hello@kemi-kitchen.example',
+        }),
+        enable_on_portal_listing: flag({
+          description: 'Whether the business may be listed in a public directory.',
+        }),
+        country_of_registration: text({
+          description: 'Country the business is registered in.',
+          example: 'NG',
+        }),
+        accepting_orders: flag({
+          description:
+            'The owner’s switch for a busy kitchen: false refuses new orders whatever the opening hours say. Default true.',
+          example: true,
+        }),
+        opening_hours: openingHours({
+          description:
+            'When guests may order; without it the business is always open. Placement while ' +
+            'closed is 422 with `opens_at`; the storefront answers `open_now` and `next_change_at`.',
+          example: {
+            timezone: 'Africa/Lagos',
+            weekly: { mon: [['08:00', '22:00']], fri: [['18:00', '02:00']], sun: [] },
+            closures: [{ from: '2026-12-24', to: '2026-12-26', note: 'Christmas' }],
+          },
+        }),
+        paystack_subaccount_code: text({
+          description:
+            'Paystack subaccount the card payments of this business settle to (sent with each checkout).',
+          example: 'ACCT_8f4s1eq7ml6rlzj',
+        }),
+        pricing: pricingSettings({
+          description:
+            'How orders are priced beyond their items; without it the total is the items alone.',
+          example: {
+            tax: {
+              label: 'VAT',
+              rate_percent: '7.5',
+              inclusive: false,
+              applies_to_delivery: false,
+            },
+            service_charge: { label: 'Service', rate_percent: '10', modes: ['dine_in'] },
+            tips: { enabled: true, presets_percent: [5, 10, 15] },
+          },
+        }),
       },
     },
   },
@@ -61,27 +97,68 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
     label: 'Menu',
     parentSuffix: 'business',
     metaKeyRequired: true,
+    extraDataSchemaName: 'MenuExtraData',
     extraData: {
+      description:
+        'The `extra_data` of a menu (`{ns}_business_menu`). Other keys are kept as sent.',
       fields: {
-        menu_base_wallet_ticker: text(),
-        menu_base_wallet_ticker_symbol: text(),
-        menu_primary_color: text(),
-        enable_dark_mode: flag(),
-        menu_featured_categories: textList(),
-        menu_checkout_payments_providers: paymentProviders(),
-        support_tab: shape({
-          title: text(),
-          content: text(),
-          nav_button_text: text(),
-          show_ring_feature_on_support_page: flag(),
+        menu_base_wallet_ticker: text({
+          description:
+            'The menu’s currency: an ISO 4217 code, or a name with the code in parentheses.',
+          example: 'NGN',
         }),
-        contact_info: shape({
-          email_address: email(),
-          mobile_number: text(),
-          address: text(),
-          show_contact_info_on_support_page: flag(),
+        menu_base_wallet_ticker_symbol: text({
+          description: 'The currency symbol shown with prices.',
+          example: '₦',
         }),
-        fulfilment: fulfilmentSettings(),
+        menu_primary_color: text({ description: 'Storefront accent colour.', example: '#E4572E' }),
+        enable_dark_mode: flag({ description: 'Storefront theme.' }),
+        menu_featured_categories: textList({
+          description: 'Item categories shown first, in order.',
+          example: ['Mains', 'Drinks'],
+        }),
+        menu_checkout_payments_providers: paymentProviders({
+          description:
+            'The payment methods the menu offers besides cash. An order may only use a method ' +
+            'other than cash that is listed here.',
+          example: {
+            bank_transfer: {
+              title: 'Bank transfer',
+              description: 'Pay to the account below',
+              account_name: 'Bistro Ltd',
+              account_number: '0123456789',
+              bank_name: 'Example Bank',
+            },
+          },
+        }),
+        support_tab: shape(
+          {
+            title: text({ description: 'Heading.' }),
+            content: text({ description: 'Text.' }),
+            nav_button_text: text({ description: 'Label of the button that opens it.' }),
+            show_ring_feature_on_support_page: flag({
+              description: 'Whether guests can call a waiter from it.',
+            }),
+          },
+          { description: 'The storefront’s support page.' },
+        ),
+        contact_info: shape(
+          {
+            email_address: email({
+              description: 'Contact address.',
+              example: 'hello@kemi-kitchen.example',
+            }),
+            mobile_number: text({ description: 'Phone number.', example: '+2348000000000' }),
+            address: text({ description: 'Postal address.' }),
+            show_contact_info_on_support_page: flag({ description: 'Whether to show them.' }),
+          },
+          { description: 'Contact details shown on the support page.' },
+        ),
+        fulfilment: fulfilmentSettings({
+          description:
+            'How orders are handed over and when. Without it every mode is offered, with no prep ' +
+            'time, no minimum and no orders for later.',
+        }),
       },
     },
   },
@@ -90,16 +167,58 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
     label: 'Menu item',
     parentSuffix: 'business_menu',
     metaKeyRequired: false,
+    extraDataSchemaName: 'ItemExtraData',
     extraData: {
+      description:
+        'The `extra_data` of a menu item (`{ns}_business_menu_item`). The maximum quantity must ' +
+        'be at least the minimum. Other keys are kept as sent.',
       fields: {
-        tag: text(),
-        category: text(),
-        unit_price_amount: amount(),
-        minimum_quantity_per_order: integer({ min: 0 }),
-        maximum_quantity_per_order: integer({ min: 0 }),
-        sort_position: integer(),
-        available: flag(),
-        option_groups: optionGroups(),
+        tag: text({
+          description: 'A short label such as "spicy" or "new".',
+          example: 'chef’s choice',
+        }),
+        category: text({
+          description:
+            'The item’s category. An order may hold at most one line whose item has the category `Delivery`.',
+          example: 'Mains',
+        }),
+        unit_price_amount: amount({ description: 'Price of one unit.', example: '3500.00' }),
+        minimum_quantity_per_order: integer({
+          min: 0,
+          description: 'Fewest units one cart line may order; at least 0.',
+          example: 1,
+        }),
+        maximum_quantity_per_order: integer({
+          min: 0,
+          description: 'Most units one cart line may order; at least the minimum.',
+          example: 10,
+        }),
+        sort_position: integer({
+          description: 'Place in the storefront; lower first, then by creation time.',
+          example: 1,
+        }),
+        available: flag({
+          description:
+            'False marks the item sold out: guests still see it, but a cart line naming it is refused (422). Default true.',
+          example: true,
+        }),
+        option_groups: optionGroups({
+          description:
+            'Sizes, extras and sides. A cart line chooses options with `options: [{group, option}]`; ' +
+            'its unit price is `unit_price_amount` plus the deltas.',
+          example: [
+            {
+              key: 'size',
+              title: 'Size',
+              min_selected: 1,
+              max_selected: 1,
+              options: [
+                { key: 'regular', title: 'Regular', price_delta: '0' },
+                { key: 'large', title: 'Large', price_delta: '1.50' },
+              ],
+            },
+          ],
+        }),
       },
       // The source marks these as needed by the storefront; an order cannot be priced without them.
       required: ['unit_price_amount', 'minimum_quantity_per_order', 'maximum_quantity_per_order'],

@@ -1,17 +1,50 @@
 import { ErrorDetail } from '../http/api-error';
-import { normaliseOpeningHours } from './domain/opening-hours';
 
 /** `extra_data` is at most 64 KiB (its JSON text, after normalising). */
 export const EXTRA_DATA_MAX_BYTES = 64 * 1024;
 
+/** An OpenAPI schema object. */
+export type SchemaObject = Record<string, unknown>;
+
 /**
- * Checks one value of `extra_data` and returns what is stored. A fault is
- * pushed to `faults` (one per field, named by its dotted path); the return
- * value is then ignored.
+ * One rule of `extra_data`, written once: called, it checks one value and
+ * returns what is stored (a fault is pushed to `faults`, one per field, named
+ * by its dotted path; the return value is then ignored); its `schema` is the
+ * OpenAPI description of the values it accepts.
  */
-export type FieldRule = (value: unknown, field: string, faults: ErrorDetail[]) => unknown;
+export interface FieldRule {
+  (value: unknown, field: string, faults: ErrorDetail[]): unknown;
+  readonly schema: SchemaObject;
+}
+
+/** What a rule says of itself in the OpenAPI document. */
+export interface Described {
+  description?: string;
+  example?: unknown;
+}
+
+/** Makes a rule of a check and the schema of what it accepts. */
+export function rule(
+  check: (value: unknown, field: string, faults: ErrorDetail[]) => unknown,
+  schema: SchemaObject,
+  described: Described = {},
+): FieldRule {
+  const { description, example } = described;
+  const text = [description, schema.description].filter(Boolean).join(' ');
+  return Object.assign(check, {
+    schema: {
+      ...schema,
+      ...(text ? { description: text } : {}),
+      ...(example !== undefined ? { example } : {}),
+    },
+  });
+}
+
+export const nullable = (schema: SchemaObject): SchemaObject => ({ ...schema, nullable: true });
 
 export interface ExtraDataSchema {
+  /** What the extra_data of this type is, for the OpenAPI document. */
+  description?: string;
   /** Known keys and their rules; every other key is kept as sent (it is the extensible part). */
   fields: Record<string, FieldRule>;
   /** Keys that must be present and not null. */
@@ -25,105 +58,161 @@ const INTEGER_TEXT = /^-?\d{1,16}$/;
 const AMOUNT_TEXT = /^\d{1,12}(\.\d{1,2})?$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A string; null means "not set" and is kept. */
-export function text(): FieldRule {
-  return (value, field, faults) => {
-    if (value === null || typeof value === 'string') return value;
-    faults.push({ field, message: `${field} must be a string.` });
-  };
+export function text(described?: Described): FieldRule {
+  return rule(
+    (value, field, faults) => {
+      if (value === null || typeof value === 'string') return value;
+      faults.push({ field, message: `${field} must be a string.` });
+    },
+    nullable({ type: 'string' }),
+    described,
+  );
 }
 
 /** An email address, or empty. */
-export function email(): FieldRule {
-  return (value, field, faults) => {
-    if (value === null || value === '') return value;
-    if (typeof value === 'string' && value.length <= 320 && EMAIL.test(value)) return value;
-    faults.push({ field, message: `${field} must be an email address.` });
-  };
+export function email(described?: Described): FieldRule {
+  return rule(
+    (value, field, faults) => {
+      if (value === null || value === '') return value;
+      if (typeof value === 'string' && value.length <= 320 && EMAIL.test(value)) return value;
+      faults.push({ field, message: `${field} must be an email address.` });
+    },
+    nullable({
+      type: 'string',
+      format: 'email',
+      maxLength: 320,
+      description: 'An email address, or empty.',
+    }),
+    described,
+  );
 }
 
 /** A boolean; form-style "true" / "false" are accepted and stored as booleans. */
-export function flag(): FieldRule {
-  return (value, field, faults) => {
-    if (value === null || typeof value === 'boolean') return value;
-    if (value === 'true' || value === 'false') return value === 'true';
-    faults.push({ field, message: `${field} must be true or false.` });
-  };
+export function flag(described?: Described): FieldRule {
+  return rule(
+    (value, field, faults) => {
+      if (value === null || typeof value === 'boolean') return value;
+      if (value === 'true' || value === 'false') return value === 'true';
+      faults.push({ field, message: `${field} must be true or false.` });
+    },
+    nullable({
+      type: 'boolean',
+      description: 'The strings "true" and "false" are accepted and stored as booleans.',
+    }),
+    described,
+  );
 }
 
 /**
  * An integer, or a string holding one (real clients send form strings);
  * stored as an integer.
  */
-export function integer(options: { min?: number } = {}): FieldRule {
-  return (value, field, faults) => {
-    if (value === null) return value;
-    let parsed: number | undefined;
-    if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = value;
-    if (typeof value === 'string' && INTEGER_TEXT.test(value.trim())) {
-      const candidate = Number(value.trim());
-      if (Number.isSafeInteger(candidate)) parsed = candidate;
-    }
-    if (parsed === undefined) {
-      faults.push({ field, message: `${field} must be a whole number.` });
-      return;
-    }
-    if (options.min !== undefined && parsed < options.min) {
-      faults.push({ field, message: `${field} must be at least ${options.min}.` });
-      return;
-    }
-    return parsed;
+export function integer(options: { min?: number } & Described = {}): FieldRule {
+  const { min, ...described } = options;
+  // No `nullable` beside `oneOf` (OpenAPI 3.0 ties it to `type`); null still means "not set".
+  const schema = {
+    oneOf: [
+      { type: 'integer', ...(min !== undefined ? { minimum: min } : {}) },
+      { type: 'string', pattern: INTEGER_TEXT.source },
+    ],
+    description: 'A whole number, or a string holding one; stored as a number.',
   };
+  return rule(
+    (value, field, faults) => {
+      if (value === null) return value;
+      let parsed: number | undefined;
+      if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = value;
+      if (typeof value === 'string' && INTEGER_TEXT.test(value.trim())) {
+        const candidate = Number(value.trim());
+        if (Number.isSafeInteger(candidate)) parsed = candidate;
+      }
+      if (parsed === undefined) {
+        faults.push({ field, message: `${field} must be a whole number.` });
+        return;
+      }
+      if (options.min !== undefined && parsed < options.min) {
+        faults.push({ field, message: `${field} must be at least ${options.min}.` });
+        return;
+      }
+      return parsed;
+    },
+    schema,
+    described,
+  );
 }
 
 /**
  * A money amount as decimal text ("12.50"); a JSON number is accepted and
  * stored as its string, so that no binary float reaches the prices.
  */
-export function amount(): FieldRule {
-  return (value, field, faults) => {
-    if (value === null) return value;
-    let candidate: string | undefined;
-    if (typeof value === 'string') candidate = value.trim();
-    if (typeof value === 'number' && Number.isFinite(value)) candidate = String(value);
-    if (candidate !== undefined && AMOUNT_TEXT.test(candidate)) return candidate;
-    faults.push({
-      field,
-      message: `${field} must be a non-negative decimal amount with at most 2 decimals, such as "12.50".`,
-    });
+export function amount(described?: Described): FieldRule {
+  const schema = {
+    oneOf: [
+      { type: 'string', pattern: AMOUNT_TEXT.source },
+      { type: 'number', minimum: 0 },
+    ],
+    description:
+      'A non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as ' +
+      'its string, so amounts never pass through binary floats.',
   };
+  return rule(
+    (value, field, faults) => {
+      if (value === null) return value;
+      let candidate: string | undefined;
+      if (typeof value === 'string') candidate = value.trim();
+      if (typeof value === 'number' && Number.isFinite(value)) candidate = String(value);
+      if (candidate !== undefined && AMOUNT_TEXT.test(candidate)) return candidate;
+      faults.push({
+        field,
+        message: `${field} must be a non-negative decimal amount with at most 2 decimals, such as "12.50".`,
+      });
+    },
+    schema,
+    described,
+  );
 }
 
 /** An array of strings. */
-export function textList(): FieldRule {
-  return (value, field, faults) => {
-    if (value === null) return value;
-    if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return value;
-    faults.push({ field, message: `${field} must be an array of strings.` });
-  };
-}
-
-/** An array, or an object keyed by name; stored as sent. */
-export function listOrMap(): FieldRule {
-  return (value, field, faults) => {
-    if (value === null || Array.isArray(value) || isPlainObject(value)) return value;
-    faults.push({ field, message: `${field} must be an array or an object.` });
-  };
+export function textList(described?: Described): FieldRule {
+  return rule(
+    (value, field, faults) => {
+      if (value === null) return value;
+      if (Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return value;
+      faults.push({ field, message: `${field} must be an array of strings.` });
+    },
+    nullable({ type: 'array', items: { type: 'string' } }),
+    described,
+  );
 }
 
 /** An object whose known keys follow their rules; other keys are kept. */
-export function shape(fields: Record<string, FieldRule>): FieldRule {
-  return (value, field, faults) => {
-    if (value === null) return value;
-    if (!isPlainObject(value)) {
-      faults.push({ field, message: `${field} must be an object.` });
-      return;
-    }
-    return normaliseFields(fields, value, field, faults);
+export function shape(fields: Record<string, FieldRule>, described?: Described): FieldRule {
+  return rule(
+    (value, field, faults) => {
+      if (value === null) return value;
+      if (!isPlainObject(value)) {
+        faults.push({ field, message: `${field} must be an object.` });
+        return;
+      }
+      return normaliseFields(fields, value, field, faults);
+    },
+    nullable(objectSchema(fields)),
+    described,
+  );
+}
+
+/** The schema of an object whose known keys follow `fields`; other keys are allowed. */
+export function objectSchema(fields: Record<string, FieldRule>, required?: readonly string[]) {
+  return {
+    type: 'object',
+    additionalProperties: true,
+    ...(required?.length ? { required: [...required] } : {}),
+    properties: Object.fromEntries(Object.entries(fields).map(([key, f]) => [key, f.schema])),
   };
 }
 
@@ -140,113 +229,6 @@ function normaliseFields(
       return [key, rule && value !== undefined ? rule(value, `${path}.${key}`, faults) : value];
     }),
   );
-}
-
-/** A business's opening hours; the rules are those of `normaliseOpeningHours`. */
-export function openingHours(): FieldRule {
-  return (value, field, faults) => normaliseOpeningHours(value, field, faults);
-}
-
-const OPTION_KEY = /^[a-z0-9_-]{1,64}$/;
-export const MAX_OPTION_GROUPS = 20;
-export const MAX_OPTIONS_PER_GROUP = 50;
-
-/**
- * An item's option groups (sizes, extras, sides):
- * `[{ key, title, min_selected, max_selected, options: [{ key, title, price_delta, available }] }]`.
- * Keys match `^[a-z0-9_-]{1,64}$` and are unique (groups within the item,
- * options within their group); `0 ≤ min_selected ≤ max_selected ≤` the number
- * of options (min defaults to 0, max to the number of options);
- * `price_delta` is a non-negative amount (default "0", a number is stored as
- * its string); `available` a boolean (default true); at most 20 groups of at
- * most 50 options. Each fault names its path, such as
- * `extra_data.option_groups[1].options[0].price_delta`. Other keys are kept.
- */
-export function optionGroups(): FieldRule {
-  const title = text();
-  const delta = amount();
-  const available = flag();
-  const count = integer({ min: 0 });
-  const key = (value: unknown, at: string, seen: Set<string>, faults: ErrorDetail[]) => {
-    if (typeof value !== 'string' || !OPTION_KEY.test(value)) {
-      faults.push({ field: at, message: `${at} must match ^[a-z0-9_-]{1,64}$.` });
-    } else if (seen.has(value)) {
-      faults.push({ field: at, message: `${at} "${value}" is used twice.` });
-    } else {
-      seen.add(value);
-    }
-  };
-  return (value, field, faults) => {
-    if (value === null) return value;
-    if (!Array.isArray(value) || value.length > MAX_OPTION_GROUPS) {
-      faults.push({
-        field,
-        message: `${field} must be a list of at most ${MAX_OPTION_GROUPS} option groups.`,
-      });
-      return;
-    }
-    const groupKeys = new Set<string>();
-    return value.map((group: unknown, g) => {
-      const at = `${field}[${g}]`;
-      if (!isPlainObject(group)) {
-        faults.push({ field: at, message: `${at} must be an object.` });
-        return group;
-      }
-      const before = faults.length;
-      key(group.key, `${at}.key`, groupKeys, faults);
-      const groupTitle = title(group.title ?? null, `${at}.title`, faults);
-      const options = group.options;
-      let kept: unknown[] = [];
-      if (!Array.isArray(options) || options.length > MAX_OPTIONS_PER_GROUP) {
-        faults.push({
-          field: `${at}.options`,
-          message: `${at}.options must be a list of at most ${MAX_OPTIONS_PER_GROUP} options.`,
-        });
-      } else {
-        const optionKeys = new Set<string>();
-        kept = options.map((option: unknown, o) => {
-          const oat = `${at}.options[${o}]`;
-          if (!isPlainObject(option)) {
-            faults.push({ field: oat, message: `${oat} must be an object.` });
-            return option;
-          }
-          key(option.key, `${oat}.key`, optionKeys, faults);
-          const result: Record<string, unknown> = {
-            ...option,
-            title: title(option.title ?? null, `${oat}.title`, faults),
-            price_delta: delta(option.price_delta ?? '0', `${oat}.price_delta`, faults),
-          };
-          if (option.available !== undefined) {
-            result.available = available(option.available, `${oat}.available`, faults);
-          }
-          return result;
-        });
-      }
-      const optionCount = kept.length;
-      const min = count(group.min_selected ?? 0, `${at}.min_selected`, faults);
-      const max = count(group.max_selected ?? optionCount, `${at}.max_selected`, faults);
-      if (faults.length === before) {
-        if ((min as number) > (max as number)) {
-          faults.push({
-            field: `${at}.min_selected`,
-            message: `${at}.min_selected must not be above max_selected.`,
-          });
-        } else if ((max as number) > optionCount) {
-          faults.push({
-            field: `${at}.max_selected`,
-            message: `${at}.max_selected must not be above the number of options (${optionCount}).`,
-          });
-        }
-      }
-      return {
-        ...group,
-        title: groupTitle,
-        min_selected: min,
-        max_selected: max,
-        options: kept,
-      };
-    });
-  };
 }
 
 export interface ExtraDataResult {

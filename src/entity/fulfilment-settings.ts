@@ -1,5 +1,5 @@
 import { ErrorDetail } from '../http/api-error';
-import { amount, FieldRule, flag } from './extra-data';
+import { amount, Described, FieldRule, flag, nullable, rule } from './extra-data';
 
 export const FULFILMENT_MODES = ['dine_in', 'pickup', 'delivery'] as const;
 export const SLOT_MINUTES = [5, 10, 15, 20, 30, 60] as const;
@@ -92,8 +92,8 @@ function scheduling(value: unknown, field: string, faults: ErrorDetail[]): unkno
  * cap). Every key but `modes` may be left out. Each fault names its path,
  * such as `extra_data.fulfilment.scheduling.slot_minutes`; other keys are kept.
  */
-export function fulfilmentSettings(): FieldRule {
-  return (value, field, faults) => {
+export function fulfilmentSettings(described?: Described): FieldRule {
+  const check = (value: unknown, field: string, faults: ErrorDetail[]): unknown => {
     if (value === null) return value;
     if (!isPlainObject(value)) {
       faults.push({ field, message: `${field} must be an object.` });
@@ -131,4 +131,42 @@ export function fulfilmentSettings(): FieldRule {
     }
     return result;
   };
+  const minimum = amount({ description: 'The least the items may come to for this mode.' });
+  const mode = {
+    type: 'object',
+    additionalProperties: true,
+    properties: { minimum_order_amount: { ...minimum.schema, example: '15.00' } },
+  };
+  const schema = nullable({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Every key but modes may be left out.',
+    required: ['modes'],
+    properties: {
+      modes: {
+        type: 'array',
+        minItems: 1,
+        uniqueItems: true,
+        items: { type: 'string', enum: [...FULFILMENT_MODES] },
+      },
+      prep_time_minutes: { type: 'integer', minimum: 0, maximum: 1440, example: 20 },
+      dine_in: mode,
+      pickup: mode,
+      delivery: mode,
+      scheduling: {
+        type: 'object',
+        additionalProperties: true,
+        description:
+          'Orders for later: slots of slot_minutes (default 15) up to max_days_ahead days ahead ' +
+          '(default 7), at most max_orders_per_slot orders each (no cap when absent).',
+        properties: {
+          enabled: flag().schema,
+          slot_minutes: { type: 'integer', enum: [...SLOT_MINUTES] },
+          max_days_ahead: { type: 'integer', minimum: 0, maximum: 60 },
+          max_orders_per_slot: { type: 'integer', minimum: 1, maximum: 10000 },
+        },
+      },
+    },
+  });
+  return rule(check, schema, described);
 }

@@ -8,6 +8,16 @@ export { EntityService } from './entity.service';
 export { StorefrontService } from './storefront.service';
 export { FeaturedUrlChecks } from './featured-url-check';
 export { EntityRecord };
+export { EXTRA_DATA_DOCUMENTS } from './extra-data-openapi';
+export type { ExtraDataDocument } from './extra-data-openapi';
 
 /** The entity module's tables, registered with the database by the composition root. */
 export const ENTITY_ENTITIES = [EntityRecord];
+export { readBusinessView, readMenuItemView, readMenuView } from './extra-data-views';
+export type {
+  BusinessView,
+  MenuItemView,
+  MenuView,
+  OptionGroupView,
+  OptionView,
+} from './extra-data-views';

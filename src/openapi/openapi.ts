@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { AppConfig } from '../config/config';
-import { EXTRA_DATA_SCHEMAS } from './extra-data-schemas';
+import { OpenApiParts } from './extra-data-schemas';
 import { orderPaths } from './flow-order';
 import { REQUEST_EXAMPLES } from './request-examples';
 
@@ -100,7 +100,7 @@ function operationsOf(document: OpenAPIObject): JsonObject[] {
  * empty security, an example for each JSON request body, and the typed
  * `extra_data` of each entity type.
  */
-function completeDocument(document: OpenAPIObject): void {
+function completeDocument(document: OpenAPIObject, parts: OpenApiParts): void {
   const used = new Set<string>();
   for (const operation of operationsOf(document)) {
     for (const tag of (operation.tags as string[] | undefined) ?? []) used.add(tag);
@@ -115,12 +115,12 @@ function completeDocument(document: OpenAPIObject): void {
   document.tags = [...known, ...rest.map((name) => ({ name }))];
 
   const schemas = (document.components!.schemas ??= {}) as JsonObject;
-  for (const { name, schema } of EXTRA_DATA_SCHEMAS) schemas[name] = schema;
+  for (const { name, schema } of parts.extraData) schemas[name] = schema;
   const typedExtraData = (description: string) => ({
     description,
     type: 'object',
     nullable: true,
-    anyOf: EXTRA_DATA_SCHEMAS.map(({ name }) => ({ $ref: `#/components/schemas/${name}` })),
+    anyOf: parts.extraData.map(({ name }) => ({ $ref: `#/components/schemas/${name}` })),
   });
   const body = schemas.EntityBodyDto as JsonObject | undefined;
   if (body?.properties?.extra_data) {
@@ -142,7 +142,7 @@ function completeDocument(document: OpenAPIObject): void {
  * the flow, so the committed file diffs cleanly and Swagger UI lists each
  * tag's operations in the order a client calls them.
  */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+export function buildOpenApiDocument(app: INestApplication, parts: OpenApiParts): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Menu and Ordering Service')
     .setDescription(
@@ -171,7 +171,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller, method) => method,
   });
-  completeDocument(document);
+  completeDocument(document, parts);
   const sorted = sortKeys(document) as OpenAPIObject;
   return { ...sorted, paths: orderPaths(sorted.paths as Record<string, JsonObject>) };
 }
@@ -181,8 +181,12 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
  * development key is in use (never in production), that key named where
  * Swagger UI shows it.
  */
-export function servedOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
-  const document = buildOpenApiDocument(app);
+export function servedOpenApiDocument(
+  app: INestApplication,
+  config: AppConfig,
+  parts: OpenApiParts,
+): OpenAPIObject {
+  const document = buildOpenApiDocument(app, parts);
   if (!config.usingDevelopmentApiKey) return document;
   const key = config.apiKeys[0];
   const note =
@@ -212,9 +216,9 @@ export const OPENAPI_JSON_PATH = '/docs/openapi.json';
  * String.replace, which would read `$` sequences in the document's text as
  * replacement patterns and break the page's script.
  */
-export function mountSwagger(app: INestApplication, config: AppConfig): void {
+export function mountSwagger(app: INestApplication, config: AppConfig, parts: OpenApiParts): void {
   if (!config.docsEnabled) return;
-  SwaggerModule.setup('docs', app, () => servedOpenApiDocument(app, config), {
+  SwaggerModule.setup('docs', app, () => servedOpenApiDocument(app, config, parts), {
     ui: false,
     raw: ['json', 'yaml'],
     jsonDocumentUrl: OPENAPI_JSON_PATH,

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createApp } from '../app.factory';
+import { createApp, OPENAPI_PARTS } from '../app.factory';
 import { loadConfig } from '../config/config';
 import { buildOpenApiDocument } from './openapi';
 
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   });
   const app = await createApp(config);
   try {
-    const document = buildOpenApiDocument(app);
+    const document = buildOpenApiDocument(app, OPENAPI_PARTS);
     const file = resolve(__dirname, '..', '..', 'openapi', 'openapi.json');
     writeFileSync(file, `${JSON.stringify(document, null, 2)}\n`);
     process.stdout.write(`Wrote ${file}\n`);

@@ -1454,7 +1454,7 @@ export interface components {
             /** @description Whether the business may be listed in a public directory. The strings "true" and "false" are accepted and stored as booleans. */
             enable_on_portal_listing?: boolean | null;
             /**
-             * @description When guests may order. `timezone` is an IANA zone; `weekly` maps `mon`…`sun` to a list of `["HH:MM", "HH:MM"]` intervals (an end of `24:00` is allowed, an end before its start runs past midnight, a day left out or `[]` is closed); `closures` are whole local days, `from` ≤ `to`. Without it the business is always open. Placement while closed is 422 with `opens_at`; the storefront answers `open_now` and `next_change_at`.
+             * @description When guests may order; without it the business is always open. Placement while closed is 422 with `opens_at`; the storefront answers `open_now` and `next_change_at`. `timezone` is an IANA zone; `weekly` maps `mon`…`sun` to a list of `["HH:MM", "HH:MM"]` intervals (an end of `24:00` is allowed, an end before its start runs past midnight, a day left out or `[]` is closed); `closures` are whole local days, `from` ≤ `to`.
              * @example {
              *       "closures": [
              *         {
@@ -1501,7 +1501,7 @@ export interface components {
              */
             paystack_subaccount_code?: string | null;
             /**
-             * @description How orders are priced beyond their items; each part may be absent (none of it), and without `pricing` the total is the items alone. Rates are percentages from 0 to 100 as decimal text with at most 4 decimals. `tax.inclusive` (default false) means the prices already hold the tax; `tax.applies_to_delivery` (default false) taxes the delivery fee too. `service_charge.modes` lists the fulfilment types it applies to (default all three). `tips.presets_percent` is at most 5 numbers from 0 to 100 for the storefront to offer.
+             * @description How orders are priced beyond their items; without it the total is the items alone. Each part may be absent (none of it). Rates are percentages from 0 to 100 as decimal text with at most 4 decimals. `tax.inclusive` means the prices already hold the tax; `tax.applies_to_delivery` taxes the delivery fee too. `service_charge.modes` lists the fulfilment types it applies to (default all three). `tips.presets_percent` is at most 5 numbers from 0 to 100 for the storefront to offer.
              * @example {
              *       "service_charge": {
              *         "label": "Service",
@@ -1917,7 +1917,7 @@ export interface components {
              */
             role: "manager" | "staff";
         };
-        /** @description The `extra_data` of a menu item (`{ns}_business_menu_item`). `unit_price_amount`, `minimum_quantity_per_order` and `maximum_quantity_per_order` are required, and the maximum must be at least the minimum. Other keys are kept as sent. */
+        /** @description The `extra_data` of a menu item (`{ns}_business_menu_item`). The maximum quantity must be at least the minimum. Other keys are kept as sent. */
         ItemExtraData: {
             /**
              * @description False marks the item sold out: guests still see it, but a cart line naming it is refused (422). Default true. The strings "true" and "false" are accepted and stored as booleans.
@@ -1940,7 +1940,7 @@ export interface components {
              */
             minimum_quantity_per_order: number | string;
             /**
-             * @description Sizes, extras and sides. Keys are 1 to 64 of a-z, 0-9, _ and - and are unique (groups within the item, options within the group); 0 ≤ `min_selected` ≤ `max_selected` ≤ the number of options; `price_delta` a non-negative decimal string (a number is stored as its string); at most 20 groups of at most 50 options. A cart line chooses options with `options: [{group, option}]`; its unit price is `unit_price_amount` plus the deltas.
+             * @description Sizes, extras and sides. A cart line chooses options with `options: [{group, option}]`; its unit price is `unit_price_amount` plus the deltas. Keys are 1 to 64 of a-z, 0-9, _ and - and are unique (groups within the item, options within the group); 0 ≤ `min_selected` ≤ `max_selected` ≤ the number of options (defaults 0 and the number of options); at most 20 groups of at most 50 options. Other keys are kept.
              * @example [
              *       {
              *         "key": "size",
@@ -1962,18 +1962,32 @@ export interface components {
              *       }
              *     ]
              */
-            option_groups?: {
+            option_groups?: ({
                 key: string;
-                max_selected?: number;
-                min_selected?: number;
-                options: {
-                    available?: boolean;
+                /** @description A whole number, or a string holding one; stored as a number. */
+                max_selected?: number | string;
+                /** @description A whole number, or a string holding one; stored as a number. */
+                min_selected?: number | string;
+                options: ({
+                    /**
+                     * @description The strings "true" and "false" are accepted and stored as booleans.
+                     * @default true
+                     */
+                    available?: boolean | null;
                     key: string;
-                    price_delta?: string;
-                    title?: string;
-                }[];
-                title?: string;
-            }[] | null;
+                    /**
+                     * @description A non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as its string, so amounts never pass through binary floats.
+                     * @default 0
+                     */
+                    price_delta?: string | number;
+                    title?: string | null;
+                } & {
+                    [key: string]: unknown;
+                })[];
+                title?: string | null;
+            } & {
+                [key: string]: unknown;
+            })[] | null;
             /**
              * @description Place in the storefront; lower first, then by creation time. A whole number, or a string holding one; stored as a number.
              * @example 1
@@ -1985,7 +1999,7 @@ export interface components {
              */
             tag?: string | null;
             /**
-             * @description Price of one unit: a non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as its string, so prices never pass through binary floats.
+             * @description Price of one unit. A non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as its string, so amounts never pass through binary floats.
              * @example 3500.00
              */
             unit_price_amount: string | number;
@@ -2162,29 +2176,29 @@ export interface components {
             fulfilment?: ({
                 delivery?: {
                     /**
-                     * @description The least the items may come to for delivery, a non-negative decimal.
+                     * @description The least the items may come to for this mode. A non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as its string, so amounts never pass through binary floats.
                      * @example 15.00
                      */
-                    minimum_order_amount?: string | null;
+                    minimum_order_amount?: string | number;
                 } & {
                     [key: string]: unknown;
                 };
                 dine_in?: {
                     /**
-                     * @description The least the items may come to for dine_in, a non-negative decimal.
+                     * @description The least the items may come to for this mode. A non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as its string, so amounts never pass through binary floats.
                      * @example 15.00
                      */
-                    minimum_order_amount?: string | null;
+                    minimum_order_amount?: string | number;
                 } & {
                     [key: string]: unknown;
                 };
                 modes: ("dine_in" | "pickup" | "delivery")[];
                 pickup?: {
                     /**
-                     * @description The least the items may come to for pickup, a non-negative decimal.
+                     * @description The least the items may come to for this mode. A non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as its string, so amounts never pass through binary floats.
                      * @example 15.00
                      */
-                    minimum_order_amount?: string | null;
+                    minimum_order_amount?: string | number;
                 } & {
                     [key: string]: unknown;
                 };
@@ -2192,7 +2206,8 @@ export interface components {
                 prep_time_minutes?: number;
                 /** @description Orders for later: slots of slot_minutes (default 15) up to max_days_ahead days ahead (default 7), at most max_orders_per_slot orders each (no cap when absent). */
                 scheduling?: {
-                    enabled?: boolean;
+                    /** @description The strings "true" and "false" are accepted and stored as booleans. */
+                    enabled?: boolean | null;
                     max_days_ahead?: number;
                     max_orders_per_slot?: number;
                     /** @enum {integer} */
@@ -2214,7 +2229,7 @@ export interface components {
              */
             menu_base_wallet_ticker_symbol?: string | null;
             /**
-             * @description The payment methods the menu offers besides cash: an array, or an object keyed by provider (`paystack`, `bank_transfer`) whose values describe it (`title`, `description`, `fee`, `fee_max_amount`; for bank_transfer also `account_name`, `account_number`, `bank_name`). Stored as sent. An order may only use a method other than cash that is listed here. The `paystack` entry may name `channels`, a non-empty list of `card`, `bank`, `ussd`, `qr`, `mobile_money`, `bank_transfer` and `eft`, passed to the checkout (400 naming the path otherwise); without them Paystack offers its defaults.
+             * @description The payment methods the menu offers besides cash. An order may only use a method other than cash that is listed here. An array, or an object keyed by provider (`paystack`, `bank_transfer`) whose values describe it (`title`, `description`, `fee`, `fee_max_amount`; for bank_transfer also `account_name`, `account_number`, `bank_name`). Stored as sent. The `paystack` entry may name `channels`, a non-empty list of `card`, `bank`, `ussd`, `qr`, `mobile_money`, `bank_transfer`, `eft`, passed to the checkout (400 naming the path otherwise); without them Paystack offers its defaults.
              * @example {
              *       "bank_transfer": {
              *         "account_name": "Bistro Ltd",

@@ -1,5 +1,5 @@
 import { ErrorDetail } from '../../http/api-error';
-import type { FieldRule } from '../extra-data';
+import { Described, FieldRule, rule } from '../extra-data';
 
 /** The channels Paystack's checkout can offer. */
 export const PAYSTACK_CHANNELS = [
@@ -41,8 +41,8 @@ function checkChannels(entry: unknown, at: string, faults: ErrorDetail[]): void 
  * offers: a non-empty subset of card, bank, ussd, qr, mobile_money,
  * bank_transfer and eft.
  */
-export function paymentProviders(): FieldRule {
-  return (value, field, faults) => {
+export function paymentProviders(described?: Described): FieldRule {
+  const check = (value: unknown, field: string, faults: ErrorDetail[]): unknown => {
     if (value === null) return value;
     if (Array.isArray(value)) {
       value.forEach((entry, index) => {
@@ -66,4 +66,18 @@ export function paymentProviders(): FieldRule {
     }
     faults.push({ field, message: `${field} must be an array or an object.` });
   };
+  // No `nullable` beside `oneOf` (OpenAPI 3.0 ties it to `type`); null still means "not set".
+  const schema = {
+    oneOf: [
+      { type: 'array', items: {} },
+      { type: 'object', additionalProperties: true },
+    ],
+    description:
+      'An array, or an object keyed by provider (`paystack`, `bank_transfer`) whose values ' +
+      'describe it (`title`, `description`, `fee`, `fee_max_amount`; for bank_transfer also ' +
+      '`account_name`, `account_number`, `bank_name`). Stored as sent. The `paystack` entry may ' +
+      `name \`channels\`, a non-empty list of ${PAYSTACK_CHANNELS.map((c) => `\`${c}\``).join(', ')}, ` +
+      'passed to the checkout (400 naming the path otherwise); without them Paystack offers its defaults.',
+  };
+  return rule(check, schema, described);
 }

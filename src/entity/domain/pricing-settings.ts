@@ -1,5 +1,5 @@
 import { ErrorDetail } from '../../http/api-error';
-import type { FieldRule } from '../extra-data';
+import { Described, FieldRule, nullable, rule } from '../extra-data';
 
 /** The fulfilment types a service charge may apply to. */
 export const SERVICE_CHARGE_MODES = ['dine_in', 'pickup', 'delivery'] as const;
@@ -71,8 +71,8 @@ function section(
  * fault names its path, such as `extra_data.pricing.tax.rate_percent`.
  * Other keys are kept as sent.
  */
-export function pricingSettings(): FieldRule {
-  return (value, field, faults) => {
+export function pricingSettings(described?: Described): FieldRule {
+  const check = (value: unknown, field: string, faults: ErrorDetail[]): unknown => {
     if (value === null) return value;
     if (!isPlainObject(value)) {
       faults.push({ field, message: `${field} must be an object.` });
@@ -146,4 +146,50 @@ export function pricingSettings(): FieldRule {
       if (out[key] === undefined) delete out[key];
     return out;
   };
+  const rate = { type: 'string', pattern: RATE_TEXT.source };
+  const labelSchema = { type: 'string', maxLength: 64 };
+  const modes = {
+    type: 'array',
+    items: { type: 'string', enum: [...SERVICE_CHARGE_MODES] },
+    uniqueItems: true,
+  };
+  const schema = nullable({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'Each part may be absent (none of it). Rates are percentages from 0 to 100 as decimal text ' +
+      'with at most 4 decimals. `tax.inclusive` means the prices already hold the tax; ' +
+      '`tax.applies_to_delivery` taxes the delivery fee too. `service_charge.modes` lists the ' +
+      'fulfilment types it applies to (default all three). `tips.presets_percent` is at most ' +
+      `${MAX_TIP_PRESETS} numbers from 0 to 100 for the storefront to offer.`,
+    properties: {
+      tax: {
+        type: 'object',
+        required: ['rate_percent'],
+        properties: {
+          label: labelSchema,
+          rate_percent: rate,
+          inclusive: { type: 'boolean', default: false },
+          applies_to_delivery: { type: 'boolean', default: false },
+        },
+      },
+      service_charge: {
+        type: 'object',
+        required: ['rate_percent'],
+        properties: { label: labelSchema, rate_percent: rate, modes },
+      },
+      tips: {
+        type: 'object',
+        properties: {
+          enabled: { type: 'boolean', default: false },
+          presets_percent: {
+            type: 'array',
+            maxItems: MAX_TIP_PRESETS,
+            items: { type: 'number', minimum: 0, maximum: 100 },
+          },
+        },
+      },
+    },
+  });
+  return rule(check, schema, described);
 }

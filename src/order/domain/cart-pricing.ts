@@ -1,4 +1,5 @@
 import { formatMoney, lineTotal, MAX_AMOUNT, Money, parsePrice, sum } from '../../common/money';
+import { MenuItemView, readMenuItemView } from '../../entity';
 
 /** R44: the most lines one order may have. */
 export const MAX_CART_LINES = 100;
@@ -64,59 +65,37 @@ export interface PricingProblem {
 export type CartPricing =
   { ok: true; lines: PricedLine[]; total: Money } | { ok: false; problems: PricingProblem[] };
 
-/** Item quantities are integers or strings holding one; anything else counts as unset. */
-function readCount(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  if (typeof value === 'string' && /^\s*\d{1,15}\s*$/.test(value)) return Number(value);
-  return undefined;
-}
-
 function readText(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 }
 
-/** `available: false` marks a sold-out item or option; anything else (or nothing) is orderable. */
-// R35: sold out.
-function isAvailable(value: unknown): boolean {
-  return value !== false && value !== 'false';
-}
-
-// R34: option groups.
+// R34: option groups; R35: sold out items and options (`available: false`) cannot be chosen.
 /**
- * The item's option groups as the pricing reads them. They were checked when
- * the item was written; an entry that still does not read (stored before
- * those checks) is left out, so its options are unknown and cannot be chosen.
+ * The item's option groups as the pricing reads them, from the entity
+ * module's read model: an entry that does not read (stored before the rules)
+ * is left out, so its options are unknown and cannot be chosen.
  */
-function optionGroupsOf(item: OrderableItem): OptionGroupRule[] {
-  const raw = item.extraData.option_groups;
-  if (!Array.isArray(raw)) return [];
-  const groups: OptionGroupRule[] = [];
-  for (const entry of raw as unknown[]) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    const group = entry as Record<string, unknown>;
-    if (typeof group.key !== 'string' || !Array.isArray(group.options)) continue;
+function optionGroupsOf(view: MenuItemView): OptionGroupRule[] {
+  return view.optionGroups.map((group) => {
     const options = new Map<string, OptionRule>();
-    for (const candidate of group.options as unknown[]) {
-      if (typeof candidate !== 'object' || candidate === null) continue;
-      const option = candidate as Record<string, unknown>;
-      const priceDelta = parsePrice(option.price_delta ?? '0');
-      if (typeof option.key !== 'string' || !priceDelta) continue;
+    for (const option of group.options) {
+      const priceDelta = parsePrice(option.priceDelta);
+      if (!priceDelta) continue;
       options.set(option.key, {
         key: option.key,
-        title: readText(option.title),
+        title: option.title,
         priceDelta,
-        available: isAvailable(option.available),
+        available: option.available,
       });
     }
-    groups.push({
+    return {
       key: group.key,
-      title: readText(group.title),
-      min: readCount(group.min_selected) ?? 0,
-      max: readCount(group.max_selected) ?? options.size,
+      title: group.title,
+      min: group.minSelected,
+      max: group.maxSelected,
       options,
-    });
-  }
-  return groups;
+    };
+  });
 }
 
 /**
@@ -126,13 +105,14 @@ function optionGroupsOf(item: OrderableItem): OptionGroupRule[] {
  */
 function chooseOptions(
   item: OrderableItem,
+  view: MenuItemView,
   input: CartLineInput,
   index: number,
   name: string,
   problems: PricingProblem[],
 ): ChosenOption[] {
   const label = `Line ${index + 1}`;
-  const groups = optionGroupsOf(item);
+  const groups = optionGroupsOf(view);
   const byKey = new Map(groups.map((group) => [group.key, group]));
   const chosen: ChosenOption[] = [];
   const counts = new Map<string, number>();
@@ -204,8 +184,7 @@ function chooseOptions(
 
 /** Delivery options are items with the category `Delivery`. */
 export function isDeliveryItem(item: OrderableItem): boolean {
-  const category = item.extraData.category;
-  return typeof category === 'string' && category.trim().toLowerCase() === 'delivery';
+  return readMenuItemView(item.extraData).category?.trim().toLowerCase() === 'delivery';
 }
 
 function rangeText(minimum: number, maximum: number | undefined): string {
@@ -242,7 +221,8 @@ export function priceCart(
       return;
     }
     const name = item.titleName ? `"${item.titleName}"` : `item ${item.uuid}`;
-    if (!isAvailable(item.extraData.available)) {
+    const view = readMenuItemView(item.extraData);
+    if (!view.available) {
       problems.push({
         field: `cart_items.${index}.uuid`,
         message: `${label}: ${name} is sold out.`,
@@ -251,7 +231,7 @@ export function priceCart(
       });
       return;
     }
-    const basePrice = parsePrice(item.extraData.unit_price_amount);
+    const basePrice = view.unitPrice === null ? null : parsePrice(view.unitPrice);
     if (!basePrice) {
       problems.push({
         field: `cart_items.${index}.uuid`,
@@ -260,10 +240,10 @@ export function priceCart(
       });
       return;
     }
-    const options = chooseOptions(item, input, index, name, problems);
+    const options = chooseOptions(item, view, input, index, name, problems);
     const unitPrice = options.reduce((price, option) => price.plus(option.price_delta), basePrice);
-    const minimum = Math.max(readCount(item.extraData.minimum_quantity_per_order) ?? 1, 1);
-    const maximum = readCount(item.extraData.maximum_quantity_per_order);
+    const minimum = Math.max(view.minimumQuantity ?? 1, 1);
+    const maximum = view.maximumQuantity ?? undefined;
     const inRange = (quantity: number) =>
       quantity >= minimum && (maximum === undefined || quantity <= maximum);
     const previous = orderedSoFar.get(item.uuid) ?? 0;
@@ -286,12 +266,12 @@ export function priceCart(
       });
     }
     orderedSoFar.set(item.uuid, previous + input.quantity);
-    if (isDeliveryItem(item)) deliveryLines.push(index);
+    if (view.category?.trim().toLowerCase() === 'delivery') deliveryLines.push(index);
     lines.push({
       position: index,
       itemUuid: item.uuid,
       titleName: item.titleName,
-      category: readText(item.extraData.category),
+      category: view.category,
       unitPrice,
       options,
       quantity: input.quantity,

@@ -1,5 +1,6 @@
 import Decimal from 'decimal.js';
 import { formatMoney } from '../../common/money';
+import { readMenuView } from '../../entity';
 import { ErrorDetail } from '../../http/api-error';
 import { FULFILMENT_TYPES, FulfilmentType } from './fulfilment-type';
 
@@ -35,11 +36,14 @@ function wholeNumber(value: unknown, fallback: number): number {
 }
 
 /**
- * The rules of a menu's `extra_data` (checked when it was written). Without
- * `fulfilment`: every mode, no prep time, no minimum, no scheduling.
+ * The rules of a menu's `extra_data`, as the entity module's read model gives
+ * them (normalised by the rule that checked them on write). Without
+ * `fulfilment`, or with one that no longer reads: every mode, no prep time,
+ * no minimum, no scheduling.
  */
 export function readFulfilment(menuExtra: Record<string, unknown>): FulfilmentRules {
-  const raw = isPlainObject(menuExtra.fulfilment) ? menuExtra.fulfilment : {};
+  const fulfilment = readMenuView(menuExtra).fulfilment;
+  const raw = fulfilment ?? {};
   const modes = Array.isArray(raw.modes)
     ? FULFILMENT_TYPES.filter((mode) => (raw.modes as unknown[]).includes(mode))
     : [...FULFILMENT_TYPES];
@@ -54,7 +58,7 @@ export function readFulfilment(menuExtra: Record<string, unknown>): FulfilmentRu
   const scheduling = isPlainObject(raw.scheduling) ? raw.scheduling : {};
   const cap = wholeNumber(scheduling.max_orders_per_slot, 0);
   return {
-    configured: isPlainObject(menuExtra.fulfilment),
+    configured: fulfilment !== null,
     modes,
     prepTimeMinutes: wholeNumber(raw.prep_time_minutes, 0),
     minimums,
