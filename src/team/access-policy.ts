@@ -5,8 +5,7 @@ import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { BusinessAction, BusinessRole, ROLE_ACTIONS, roleAllows } from './access';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../common/uuid';
 
 export interface RequireAccessOptions {
   /**
@@ -45,10 +44,10 @@ export class AccessPolicy {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, BusinessRole>> {
     const ids = [
-      ...new Set(businessUuids.filter((id) => UUID.test(id)).map((id) => id.toLowerCase())),
+      ...new Set(businessUuids.filter((id) => isUuid(id)).map((id) => id.toLowerCase())),
     ];
     const roles = new Map<string, BusinessRole>();
-    if (ids.length === 0 || !UUID.test(userUuid)) return roles;
+    if (ids.length === 0 || !isUuid(userUuid)) return roles;
     const rows: Array<{ business_uuid: string; role: BusinessRole }> = await manager.query(
       `SELECT b.uuid::text AS business_uuid,
               CASE WHEN b.owned_by = $1 THEN 'owner' ELSE m.role END AS role
@@ -124,7 +123,7 @@ export class AccessPolicy {
     action: BusinessAction,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<Map<string, Set<string>>> {
-    const users = [...new Set(userUuids.filter((id) => UUID.test(id)))];
+    const users = [...new Set(userUuids.filter((id) => isUuid(id)))];
     const roles = (['manager', 'staff'] as const).filter((role) => roleAllows(role, action));
     const found = new Map<string, Set<string>>();
     if (users.length === 0 || roles.length === 0) return found;
@@ -153,7 +152,7 @@ export class AccessPolicy {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<string[]> {
     const roles = (['manager', 'staff'] as const).filter((role) => roleAllows(role, action));
-    if (roles.length === 0 || !UUID.test(userUuid)) return [];
+    if (roles.length === 0 || !isUuid(userUuid)) return [];
     const rows: Array<{ business_uuid: string }> = await manager.query(
       `SELECT m.business_uuid::text AS business_uuid FROM business_members m
         WHERE m.user_uuid = $1 AND m.status = 'active' AND m.role = ANY($2::text[])`,

@@ -20,11 +20,11 @@ import {
 } from './dto/member.dto';
 import { acceptLink, invitationMail } from './invitation-mail';
 import { MembershipChanges } from './membership-changes';
+import { isUuid } from '../common/uuid';
 
 export const INVITATION_DAYS = 7;
 export const MAX_MEMBERS_PER_BUSINESS = 50;
 const DAY_MS = 24 * 60 * 60 * 1000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // R48: invitations.
 /** SHA-256 of an invitation token: the only form in which it is stored. */
@@ -293,7 +293,7 @@ export class MembersService {
     businessUuid: string,
     memberUuid: string,
   ): Promise<BusinessMemberEntity> {
-    const row = UUID.test(memberUuid)
+    const row = isUuid(memberUuid)
       ? await this.dataSource.getRepository(BusinessMemberEntity).findOne({
           where: { uuid: memberUuid.toLowerCase(), businessUuid: businessUuid.toLowerCase() },
         })
