@@ -95,10 +95,9 @@ function drained(res: Response): Promise<void> {
 
 /**
  * Every order of a period as CSV (RFC 4180, UTF-8, a header row), written
- * as it is read: the next batch is read while the current one is written,
- * and the one after only once the client has taken the current one
- * (backpressure), so memory holds two batches however many orders there
- * are. A client that goes away stops the reading.
+ * as it is read: a batch is read only once the previous one has been taken
+ * by the client (backpressure), so memory does not grow with the number of
+ * orders. A client that goes away stops the reading.
  */
 @Injectable()
 export class ExportService {
@@ -132,14 +131,11 @@ export class ExportService {
     try {
       res.write(csvRecord(withLines ? [...ORDER_COLUMNS, ...LINE_COLUMNS] : [...ORDER_COLUMNS]));
       while (!next.done && !gone) {
-        // The database reads the next batch while this one is formatted and
-        // written: two batches in memory at most, the two halves overlapped.
-        const following = batches.next();
-        following.catch(() => undefined);
         if (!res.write(batchText(next.value)) && !gone) {
           await drained(res);
         }
-        next = await following;
+        if (gone) break;
+        next = await batches.next();
       }
       if (!gone) res.end();
     } catch (error) {
