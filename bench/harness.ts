@@ -22,27 +22,19 @@
  * every wait has a deadline, and traffic only goes to 127.0.0.1.
  *
  * The scenarios are the rows of bench/scenarios.ts; settings, build and the
- * two servers are in bench/bench-env.ts, the bench's queries in bench/bench-db.ts.
+ * two servers are in bench/bench-env.ts, the bench's queries in bench/bench-db.ts,
+ * one phase's walk over the rows in bench/run-phase.ts.
  *
  * Environment: DATABASE_URL (server to use), BENCH_DURATION, BENCH_WARMUP
  * (seconds), BENCH_CONNECTIONS, DATABASE_POOL_SIZE (service and ceiling),
  * BENCH_ONLY (e.g. "P1,P3,P6": run only these), BENCH_SERVICE_NODE_ARGS (extra
  * node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
  */
-import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import {
-  analyze,
-  countOrders,
-  lastAnalyzed,
-  databaseUrl,
-  postgresVersion,
-  waitForOutboxDrain,
-  withAdmin,
-} from './bench-db';
+import { databaseUrl, postgresVersion, withAdmin } from './bench-db';
 import {
   buildIfNeeded,
   log,
@@ -50,7 +42,6 @@ import {
   READY_DEADLINE_MS,
   ROOT,
   runDeadlineMs,
-  Service,
   settings,
   startCeiling,
   startFlags,
@@ -58,207 +49,17 @@ import {
   wanted,
 } from './bench-env';
 import {
-  ask,
   forkTypeScript,
   killAllChildrenNow,
-  peakRssMiB,
   stopAllChildren,
   stopChild,
   waitForMessage,
 } from './processes';
-import {
-  checkOrders,
-  judge,
-  OrderCheck,
-  renderTable,
-  Results,
-  ScenarioResult,
-  ServiceRun,
-  settleRatios,
-} from './report';
-import {
-  currentEtag,
-  Load,
-  Phase,
-  Request,
-  RequestContext,
-  requestOf,
-  Scenario,
-  SCENARIOS,
-} from './scenarios';
+import { judge, renderTable, Results, ServiceRun } from './report';
+import { SCENARIOS } from './scenarios';
 import { FakePaystack } from '../test/support/fake-paystack';
-import { LONG_TAIL_BUSINESSES, primeLongTail, seed, Seeded, seedLongTail } from './seed';
-import { measureCsvExport, prepareReportOrders, reportPath } from './report-bench';
-import { LoadAnswer, LoadSpec, LoadSummary } from './types';
-
-async function load(loader: ChildProcess, name: string, spec: Request): Promise<LoadAnswer> {
-  log(`${name}: ${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s measured`);
-  const full: LoadSpec = {
-    name,
-    connections: settings.connections,
-    warmupSeconds: settings.warmupSeconds,
-    durationSeconds: settings.durationSeconds,
-    keyPrefix: `${name.replace(/\W+/g, '-')}-${randomBytes(4).toString('hex')}`,
-    ...spec,
-  };
-  const timeoutMs = (settings.warmupSeconds + settings.durationSeconds) * 1000 + 180_000;
-  const answer = await ask<LoadAnswer>(loader, full, timeoutMs);
-  const m = answer.measured!;
-  log(
-    `${name}: ${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ` +
-      `errors ${m.errors}, non-2xx ${m.non2xx} ${JSON.stringify(m.statusCodes)}`,
-  );
-  return answer;
-}
-
-/** Everything the scenarios of one run share; `service` is the one of the current phase. */
-interface RunState {
-  dbUrl: string;
-  apiKey: string;
-  seeded: Seeded;
-  loader: ChildProcess;
-  service: Service;
-  ceiling: { child: ChildProcess; base: string };
-  /** The measured loads of every row so far, by row id. */
-  measured: Map<string, { service?: LoadSummary; ceiling?: LoadSummary }>;
-  scenarios: ScenarioResult[];
-  checks: { orderCheck?: OrderCheck; cardOrderCheck?: OrderCheck };
-}
-
-function contextOf(state: RunState, etag?: string): RequestContext {
-  const bases = {
-    service: state.service.base,
-    ceiling: state.ceiling.base,
-    floor: `${state.ceiling.base}/floor`,
-  };
-  return { bases, apiKey: state.apiKey, seeded: state.seeded, etag };
-}
-
-async function loadOf(
-  state: RunState,
-  spec: Load,
-  etag?: string,
-): Promise<LoadSummary | undefined> {
-  return (await load(state.loader, spec.name, requestOf(spec, contextOf(state, etag)))).measured;
-}
-
-/** The part of `row` that belongs to `phase`: its loads, its order check, its row of the table. */
-async function runScenario(row: Scenario, phase: Phase, state: RunState): Promise<void> {
-  const measured = state.measured.get(row.id) ?? {};
-  state.measured.set(row.id, measured);
-  const reported = row.phase === phase;
-  const ceilingLoad = row.ceiling && 'name' in row.ceiling ? row.ceiling : undefined;
-  const ceilingRef = row.ceiling && 'row' in row.ceiling ? row.ceiling : undefined;
-  const drain = () => (row.drainOutbox ? waitForOutboxDrain(state.dbUrl) : Promise.resolve());
-
-  if (row.prepare === 'report orders') await prepareReportOrders(state.dbUrl, state.seeded);
-  const owner = { 'x-api-key': state.apiKey, authorization: `Bearer ${state.seeded.token}` };
-  const csv =
-    reported && row.measure === 'csv export'
-      ? await measureCsvExport(
-          state.service.base,
-          reportPath(NS, state.seeded, 'csv'),
-          owner,
-          state.service.child.pid!,
-        )
-      : undefined;
-  if (reported && ceilingLoad && row.ceilingFirst) {
-    measured.ceiling = await loadOf(state, ceilingLoad);
-    await drain();
-  }
-  if (row.service && (row.serviceLoadedIn ?? row.phase) === phase) {
-    if (row.prepare === 'long tail') await prepareLongTail(row, state);
-    const etag =
-      row.service.headers === 'if-none-match'
-        ? await currentEtag(row.service, contextOf(state))
-        : undefined;
-    const before = row.orderCheck ? await countOrders(state.dbUrl) : 0;
-    const answer = await load(
-      state.loader,
-      row.service.name,
-      requestOf(row.service, contextOf(state, etag)),
-    );
-    if (row.orderCheck) {
-      const check = checkOrders(answer, before, await countOrders(state.dbUrl));
-      state.checks[row.orderCheck.into] = check;
-      log(
-        `${row.id}: ${row.orderCheck.logAs} ${check.ordersStored}, 201 answers ${check.answered201}` +
-          ` → ${check.equal ? 'equal' : 'NOT EQUAL'}`,
-      );
-    }
-    measured.service = answer.measured;
-  }
-  if (!reported) return;
-  const title = row.unanalyzed
-    ? `${row.title} [entities ${(await lastAnalyzed(state.dbUrl)) ?? 'never analyzed'} ]`
-    : row.title;
-  if (ceilingLoad && !row.ceilingFirst) measured.ceiling = await loadOf(state, ceilingLoad);
-
-  const ceiling = ceilingLoad
-    ? measured.ceiling
-    : ceilingRef && state.measured.get(ceilingRef.row)?.[ceilingRef.side];
-  const ratioTo =
-    row.ratioTo === 'ceiling'
-      ? ceiling
-      : row.ratioTo && state.measured.get(row.ratioTo.row)?.[row.ratioTo.side];
-  state.scenarios.push({
-    id: row.id,
-    title,
-    service: row.service ? measured.service : undefined,
-    ceiling,
-    ceilingLabel: row.ceilingLabel,
-    ratio: ratioTo ? measured.service!.requestsPerSecond / ratioTo.requestsPerSecond : undefined,
-    ratioPending: !ratioTo && typeof row.ratioTo === 'object' ? row.ratioTo : undefined,
-    targetRatio: row.targetRatio,
-    ratioOf: row.ratioOf,
-    targetP99Ms: row.targetP99Ms,
-    targetP50Ms: row.targetP50Ms,
-    csv,
-    expectedStatus: row.expectedStatus,
-    serviceRssAfterMiB: row.service ? peakRssMiB(state.service.child.pid) : undefined,
-    ceilingRssAfterMiB:
-      ceilingLoad?.at === 'ceiling' ? peakRssMiB(state.ceiling.child.pid) : undefined,
-  });
-  await drain();
-}
-
-/** P6's long tail: seeded straight into the database, then each storefront read once. */
-async function prepareLongTail(row: Scenario, state: RunState): Promise<void> {
-  log(`${row.only}: seeding ${LONG_TAIL_BUSINESSES} businesses with one menu each`);
-  const started = performance.now();
-  await seedLongTail(state.dbUrl, NS, state.seeded.ownerEmail);
-  await analyze(state.dbUrl);
-  log(
-    `${row.only}: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s; reading each once`,
-  );
-  await primeLongTail(state.service.base, NS, state.apiKey);
-}
-
-/**
- * The wanted rows of one phase in table order, and the service's VmHWM for
- * the RSS budget: VmHWM only grows, so it is read before the rows outside the
- * budget (P4's argon2id takes tens of MB per hash in flight, P6 reads
- * thousands of storefronts).
- */
-async function runPhase(phase: Phase, state: RunState): Promise<number | null> {
-  const rows = SCENARIOS.filter(
-    (row) => wanted(row.only) && (row.phase === phase || row.serviceLoadedIn === phase),
-  );
-  // Rows on tables without statistics first, then the statistics every other row is measured with.
-  for (const row of rows.filter((r) => r.unanalyzed)) await runScenario(row, phase, state);
-  if (phase === 'cache off') await analyze(state.dbUrl);
-  for (const row of rows.filter((r) => !r.outsideRssBudget && !r.unanalyzed)) {
-    await runScenario(row, phase, state);
-  }
-  const peak = peakRssMiB(state.service.child.pid);
-  for (const row of rows.filter((r) => r.outsideRssBudget)) await runScenario(row, phase, state);
-  settleRatios(
-    state.scenarios,
-    (ref) => state.measured.get(ref.row)?.[ref.side],
-    SCENARIOS.map((row) => row.id),
-  );
-  return peak;
-}
+import { seed } from './seed';
+import { RunState, runPhase } from './run-phase';
 
 async function run(workDir: string, dbName: string): Promise<Results> {
   const loadAverageAtStart = loadavg()[0];

@@ -1,0 +1,208 @@
+/** The HTTP requests a scenario's load sends: URLs, headers and order bodies. */
+import { NS } from './bench-env';
+import { DISCOUNT } from './seed-priced';
+import {
+  BIG_MENU_META_KEY,
+  BUSINESS_META_KEY,
+  chosenOptions,
+  LONG_TAIL_BUSINESSES,
+  longTailStorefront,
+  OPTION_GROUPS,
+  Seeded,
+  SeededItem,
+} from './seed';
+import { reportPath } from './report-bench';
+import { Load } from './scenario-types';
+import { LoadSpec } from './types';
+import { scheduledOrderBodies } from './seed-scheduled';
+
+export interface RequestContext {
+  bases: Record<Load['at'], string>;
+  apiKey: string;
+  seeded: Seeded;
+  /** The current ETag of the load's URL, for 'if-none-match' loads. */
+  etag?: string;
+}
+
+export type Request = Omit<
+  LoadSpec,
+  'name' | 'warmupSeconds' | 'durationSeconds' | 'keyPrefix' | 'connections'
+> &
+  Partial<Pick<LoadSpec, 'connections'>>;
+
+export function requestOf(load: Load, context: RequestContext): Request {
+  const base = context.bases[load.at];
+  const paths = pathsOf(context.seeded);
+  const key = { 'x-api-key': context.apiKey };
+  const json = { ...key, 'content-type': 'application/json' };
+  const headers =
+    load.headers === 'gzip'
+      ? { ...key, 'accept-encoding': 'gzip, deflate, br' }
+      : load.headers === 'if-none-match'
+        ? { ...key, 'if-none-match': context.etag! }
+        : key;
+  const get = { method: 'GET' as const, headers, idempotencyKeys: false };
+  const place = { method: 'POST' as const, headers: json, idempotencyKeys: true };
+  const browser = { ...key, 'accept-encoding': 'gzip, deflate, br' };
+  const longTail = Array.from({ length: LONG_TAIL_BUSINESSES }, (_, i) =>
+    longTailStorefront(NS, i),
+  );
+  switch (load.request) {
+    case 'storefront':
+      return { ...get, url: base + paths.storefront };
+    case 'list':
+      return { ...get, url: base + paths.list };
+    case 'order':
+      return { ...place, bodies: orderBodies(context.seeded), url: base + paths.order };
+    case 'priced order':
+      return { ...place, bodies: pricedOrderBodies(context.seeded), url: base + paths.order };
+    case 'scheduled order':
+    case 'scheduled menu order for now':
+      return {
+        ...place,
+        bodies: scheduledOrderBodies(context.seeded.scheduled, load.request === 'scheduled order'),
+        url: base + paths.order,
+      };
+    case 'card order':
+      return { ...place, bodies: orderBodies(context.seeded, 'paystack'), url: base + paths.order };
+    case 'login':
+      return {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({
+          email: context.seeded.ownerEmail,
+          password: context.seeded.ownerPassword,
+        }),
+        idempotencyKeys: false,
+        url: base + paths.login,
+      };
+    case 'long tail':
+      return { ...get, headers: browser, url: base + longTail[0], paths: longTail };
+    case 'hot long tail':
+      return { ...get, headers: browser, url: base + longTail[0] };
+    case 'sales report':
+    case 'items report': {
+      const what = load.request === 'sales report' ? 'sales' : 'items';
+      const owner = { ...key, authorization: `Bearer ${context.seeded.token}` };
+      return {
+        ...get,
+        headers: owner,
+        connections: 1,
+        url: base + reportPath(NS, context.seeded, what),
+      };
+    }
+  }
+}
+
+/** The ETag the service answers the load's URL with now, for its If-None-Match. */
+export async function currentEtag(load: Load, context: RequestContext): Promise<string> {
+  const { url, headers } = requestOf({ ...load, headers: undefined }, context);
+  const res = await fetch(url, { headers });
+  await res.arrayBuffer();
+  const etag = res.headers.get('etag');
+  if (!etag) throw new Error(`the ${load.request} answer has no ETag`);
+  return etag;
+}
+
+interface Paths {
+  storefront: string;
+  list: string;
+  order: string;
+  login: string;
+}
+
+export function pathsOf(seeded: Seeded): Paths {
+  const core = `/public/api/v1/${NS}`;
+  return {
+    storefront: `${core}/storefront/${BUSINESS_META_KEY}/menu/${BIG_MENU_META_KEY}`,
+    list:
+      `${core}/smart-meta-manager/entity/${NS}_business_menu_item?parent_entity_type=${NS}_business_menu` +
+      `&parent_entity_uuid=${seeded.bigMenuUuid}&per_page=100&sort_by=extra_data.sort_position&sort_order=asc`,
+    order: `/plugins/${NS}/${NS}-init/order`,
+    login: `${core}/user/login`,
+  };
+}
+
+export function orderBodies(seeded: Seeded, paymentProcessor = 'cash'): string[] {
+  const items = seeded.smallMenuItems;
+  return items.map((_, start) => {
+    const lines: Array<{ item: SeededItem; quantity: number }> = [];
+    for (let i = 0; i < 5; i++) {
+      const item = items[(start + i) % items.length];
+      lines.push({ item, quantity: Math.min(item.minimum + (i % 2), item.maximum) });
+    }
+    const deltaCents = (line: number) =>
+      chosenOptions(line).reduce((sum, choice) => {
+        const group = OPTION_GROUPS.find((g) => g.key === choice.group)!;
+        const option = group.options.find((o) => o.key === choice.option)!;
+        return sum + Math.round(Number(option.price_delta) * 100);
+      }, 0);
+    const cents = lines.reduce(
+      (sum, line, i) =>
+        sum + (Math.round(Number(line.item.unitPrice) * 100) + deltaCents(i)) * line.quantity,
+      0,
+    );
+    return JSON.stringify({
+      menu_uuid: seeded.smallMenuUuid,
+      amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
+      payment_processor: paymentProcessor,
+      customer_email_address: `guest${start}@example.test`,
+      customer_phone_number: '+2348000000000',
+      customer_requested_order_email_copy: false,
+      general_note: 'No onions, please.',
+      delivery_data: { delivery_identifier: '', delivery_address: '' },
+      onpremise_data: {
+        customer_onpremise_location_type: 'table',
+        customer_onpremise_location_number: String(start % 20),
+        customer_onpremise_location: `table_${start % 20}`,
+      },
+      cart_items: lines.map(({ item, quantity }, i) => ({
+        uuid: item.uuid,
+        quantity,
+        item_note: '',
+        options: chosenOptions(i),
+      })),
+    });
+  });
+}
+
+/** Half away from zero, for the positive amounts of the bench: (numerator / denominator) in cents. */
+function roundedCents(numerator: number, denominator: number): number {
+  return Math.floor((2 * numerator + denominator) / (2 * denominator));
+}
+
+/**
+ * Dine-in orders of 5 lines at the priced business with its code, their
+ * amounts computed as the service prices them (integer cents, so exact):
+ * 10 % off the items, 10 % service on the rest, 7.5 % VAT on both.
+ */
+export function pricedOrderBodies(seeded: Seeded): string[] {
+  const items = seeded.priced.items;
+  return items.map((_, start) => {
+    const lines = Array.from({ length: 5 }, (_, i) => ({
+      item: items[(start + i) % items.length],
+      quantity: 1 + (i % 2),
+    }));
+    const subtotal = lines.reduce(
+      (sum, line) => sum + Math.round(Number(line.item.unitPrice) * 100) * line.quantity,
+      0,
+    );
+    const discount = roundedCents(subtotal * 10, 100);
+    const service = roundedCents((subtotal - discount) * 10, 100);
+    const tax = roundedCents((subtotal - discount + service) * 75, 1000);
+    const cents = subtotal - discount + service + tax;
+    return JSON.stringify({
+      menu_uuid: seeded.priced.menuUuid,
+      amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
+      payment_processor: 'cash',
+      customer_email_address: `guest${start}@example.test`,
+      discount_code: DISCOUNT.code,
+      onpremise_data: {
+        customer_onpremise_location_type: 'table',
+        customer_onpremise_location_number: String(start % 20),
+        customer_onpremise_location: `table_${start % 20}`,
+      },
+      cart_items: lines.map(({ item, quantity }) => ({ uuid: item.uuid, quantity })),
+    });
+  });
+}

@@ -1,0 +1,70 @@
+/** The shape of a row of the bench's table (bench/scenarios.ts) and of its loads. */
+export type Phase = 'cache off' | 'default cache';
+
+/** One load run: its log name, where it goes, and what it asks. */
+export interface Load {
+  name: string;
+  /** The service, the ceiling, or the ceiling's floor (bare bytes from memory). */
+  at: 'service' | 'ceiling' | 'floor';
+  request:
+    | 'storefront'
+    | 'list'
+    | 'order'
+    | 'priced order'
+    | 'scheduled order'
+    | 'scheduled menu order for now'
+    | 'card order'
+    | 'login'
+    | 'long tail'
+    | 'hot long tail'
+    | 'sales report'
+    | 'items report';
+  /** Accept-Encoding as browsers send it, or If-None-Match with the current ETag of the URL. */
+  headers?: 'gzip' | 'if-none-match';
+}
+
+/** Another row's measured load, by row id. */
+export interface RowRef {
+  row: string;
+  side: 'service' | 'ceiling';
+}
+
+export interface Scenario {
+  /** The row's id in the table. */
+  id: string;
+  /** The BENCH_ONLY name that selects it. */
+  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8';
+  title: string;
+  /** The service run the row is measured and reported in. */
+  phase: Phase;
+  /** When the service load runs in an earlier phase than the row is reported. */
+  serviceLoadedIn?: Phase;
+  /** Read after the service's VmHWM for the RSS budget is taken (see harness.ts). */
+  outsideRssBudget?: boolean;
+  service?: Load;
+  ceiling?: Load | RowRef;
+  ceilingLabel?: string;
+  /** Run the ceiling's load before the service's. */
+  ceilingFirst?: boolean;
+  /** What the ratio divides by: this row's ceiling, or another row's load. */
+  ratioTo?: 'ceiling' | RowRef;
+  ratioOf?: string;
+  targetRatio?: number;
+  targetP99Ms?: number;
+  targetP50Ms?: number;
+  expectedStatus?: number;
+  /**
+   * Measured on the tables as the seed left them, before the bench's ANALYZE:
+   * no statistics, as after an import or on a server whose autovacuum is off
+   * or behind. These rows run first in their phase.
+   */
+  unanalyzed?: boolean;
+  /** Seed what the row reads before its service load. */
+  prepare?: 'long tail' | 'report orders';
+  /** A measure other than a load: P8's one download of the year's CSV. */
+  measure?: 'csv export';
+  /** Count stored orders around the service load and compare them with its 201 answers. */
+  orderCheck?: { into: 'orderCheck' | 'cardOrderCheck'; logAs: string };
+  /** Wait for the outbox to send the placed orders' mails after each load. */
+  drainOutbox?: boolean;
+}
