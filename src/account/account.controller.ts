@@ -195,7 +195,6 @@ export class AccountController {
     return this.credentials.verifyEmail(user, dto, ipOf(ip));
   }
 
-  // R8: identity providers.
   /**
    * Sign in through an identity provider (not enabled)
    *
@@ -207,6 +206,7 @@ export class AccountController {
   @ApiKeyOnly()
   @ApiBody({ required: false, schema: { type: 'object', additionalProperties: true } })
   @ApiErrors(404)
+  // R8: identity providers.
   identityProviderCallback(@Param('provider') _provider: string): never {
     throw ApiError.notFound('Identity-provider sign-in is not enabled.');
   }
