@@ -3,7 +3,8 @@
  * code without limits, so the priced order row measures pricing and the
  * code's redemption lock.
  */
-import { Api, expectStatus, inParallel, priceOf, SeededItem } from './seed';
+import { Api, expectStatus, SeededItem } from './seed';
+import { seedPlainItems } from './seed-plain-items';
 
 /** The priced business's settings, as the bench's order bodies price them. */
 export const PRICED_BUSINESS_META_KEY = 'bench-priced';
@@ -53,30 +54,9 @@ export async function seedPriced(api: Api, token: string): Promise<SeededPricing
     201,
     token,
   );
-  const items: SeededItem[] = new Array(PRICED_ITEMS);
-  await inParallel(PRICED_ITEMS, async (index) => {
-    const unitPrice = priceOf(index);
-    const created = await expectStatus(
-      api,
-      'POST',
-      entity('business_menu_item'),
-      {
-        meta_key: `grill-${index}`,
-        title_name: `Grill dish ${index}`,
-        status: 'enabled',
-        parent_entity_type: `${api.ns}_business_menu`,
-        parent_entity_uuid: menu.uuid,
-        extra_data: {
-          category: 'Mains',
-          unit_price_amount: unitPrice,
-          minimum_quantity_per_order: 1,
-          maximum_quantity_per_order: 10,
-        },
-      },
-      201,
-      token,
-    );
-    items[index] = { uuid: created.uuid, unitPrice, minimum: 1, maximum: 10 };
+  const items = await seedPlainItems(api, token, menu.uuid, PRICED_ITEMS, {
+    metaKey: 'grill',
+    title: 'Grill dish',
   });
   await expectStatus(
     api,

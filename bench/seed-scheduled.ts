@@ -5,7 +5,8 @@
  * are never refused, and the bodies spread over as many slots as there are
  * bodies.
  */
-import { Api, expectStatus, inParallel, priceOf, SeededItem } from './seed';
+import { Api, expectStatus, SeededItem } from './seed';
+import { seedPlainItems } from './seed-plain-items';
 
 export const SCHEDULED_BUSINESS_META_KEY = 'bench-scheduled';
 export const SCHEDULED_ITEMS = 20;
@@ -58,30 +59,9 @@ export async function seedScheduled(api: Api, token: string): Promise<SeededSche
     201,
     token,
   );
-  const items: SeededItem[] = new Array(SCHEDULED_ITEMS);
-  await inParallel(SCHEDULED_ITEMS, async (index) => {
-    const unitPrice = priceOf(index);
-    const created = await expectStatus(
-      api,
-      'POST',
-      entity('business_menu_item'),
-      {
-        meta_key: `later-${index}`,
-        title_name: `Later dish ${index}`,
-        status: 'enabled',
-        parent_entity_type: `${api.ns}_business_menu`,
-        parent_entity_uuid: menu.uuid,
-        extra_data: {
-          category: 'Mains',
-          unit_price_amount: unitPrice,
-          minimum_quantity_per_order: 1,
-          maximum_quantity_per_order: 10,
-        },
-      },
-      201,
-      token,
-    );
-    items[index] = { uuid: created.uuid, unitPrice, minimum: 1, maximum: 10 };
+  const items = await seedPlainItems(api, token, menu.uuid, SCHEDULED_ITEMS, {
+    metaKey: 'later',
+    title: 'Later dish',
   });
   return { menuUuid: menu.uuid, items };
 }
