@@ -1,7 +1,7 @@
 /**
  * The bench's priced business: VAT, a dine-in service charge and a discount
- * code without limits, so the priced order row measures pricing and the
- * code's redemption lock.
+ * code without limits (as most promotions run), so the priced order row
+ * measures pricing and the redemption; a code without limits locks nothing.
  */
 import { Api, expectStatus, SeededItem } from './seed';
 import { seedPlainItems } from './seed-plain-items';
@@ -13,7 +13,7 @@ export const PRICING = {
   tax: { label: 'VAT', rate_percent: '7.5' },
   service_charge: { label: 'Service', rate_percent: '10', modes: ['dine_in'] },
 };
-/** 10 % off, no limits: every order takes the code's row lock and adds a redemption. */
+/** 10 % off, no limits: every order adds a redemption, none waits for another. */
 export const DISCOUNT = { code: 'BENCH10', kind: 'percent', value: '10' };
 
 export interface SeededPricing {

@@ -390,6 +390,51 @@ describe('discount codes', () => {
       const read = expectOk(await t.http.get(path(business(), code.uuid)).set(team.owner.headers));
       expect(read.redemptions).toBe(2);
     });
+
+    it('of 10 simultaneous orders by one guest of a once-per-email code, exactly one gets it', async () => {
+      const code = await createCode({ max_redemptions_per_email: 1 });
+      const results = await Promise.all([
+        ...Array.from({ length: 10 }, (_, i) =>
+          placeOrderRequest(
+            t,
+            order(code.code, {
+              amount: '18.00',
+              customer_email_address: i % 2 ? 'Same@Guest.test' : 'same@guest.test',
+            }),
+          ),
+        ),
+        placeOrderRequest(
+          t,
+          order(code.code, { amount: '18.00', customer_email_address: 'another@guest.test' }),
+        ),
+      ]);
+      const sameGuest = results.slice(0, 10);
+      expect(sameGuest.filter((res) => res.status === 201)).toHaveLength(1);
+      const refused = sameGuest.filter((res) => res.status === 422);
+      expect(refused).toHaveLength(9);
+      for (const res of refused) expect(res.body.error.details[0].field).toBe('discount_code');
+      expect(results[10].status).toBe(201);
+      const [row] = await t.dataSource.query(
+        'SELECT count(*)::int AS n FROM orders WHERE discount_uuid = $1',
+        [code.uuid],
+      );
+      expect(row.n).toBe(2);
+    });
+
+    it('a code without limits takes every simultaneous order and counts each', async () => {
+      const code = await createCode({});
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          placeOrderRequest(
+            t,
+            order(code.code, { amount: '18.00', customer_email_address: `guest${i % 3}@a.test` }),
+          ),
+        ),
+      );
+      expect(results.map((res) => res.status)).toEqual(Array(12).fill(201));
+      const read = expectOk(await t.http.get(path(business(), code.uuid)).set(team.owner.headers));
+      expect(read.redemptions).toBe(12);
+    });
   });
 
   it('a business without codes sees nothing new', async () => {

@@ -42,15 +42,26 @@ export class DiscountRedemptions {
   /** Whether the code applies to the order; an unknown code is "not valid", never more. */
   async check(manager: EntityManager, query: DiscountQuery): Promise<DiscountCheck> {
     const code = query.code.trim();
-    const discount = /^[A-Za-z0-9_-]{1,32}$/.test(code)
-      ? await this.repository.findByCode(manager, query.businessUuid, code, query.lock)
+    const email = query.email.trim().toLowerCase();
+    let discount = /^[A-Za-z0-9_-]{1,32}$/.test(code)
+      ? await this.repository.findByCode(manager, query.businessUuid, code, 'none')
       : null;
     if (!discount) return { ok: false, message: `The code ${code} is not valid.` };
-    const counts = await this.repository.countRedemptions(
-      manager,
-      discount.uuid,
-      query.email.trim().toLowerCase(),
-    );
+    // R59: limits shared by simultaneous orders.
+    // Only a limit can be overrun by simultaneous orders, so only a code with
+    // one serialises them: a limit on all redemptions locks the code's row (read
+    // again under the lock, as it stands now), a limit per email only that
+    // guest's orders of the code. A code without limits locks nothing.
+    if (query.lock && discount.maxRedemptions !== null) {
+      discount = await this.repository.findByCode(manager, query.businessUuid, code, 'row');
+      if (!discount) return { ok: false, message: `The code ${code} is not valid.` };
+    } else if (query.lock && discount.maxRedemptionsPerEmail !== null) {
+      await this.repository.lockGuestRedemptions(manager, discount.uuid, email);
+    }
+    const limited = discount.maxRedemptions !== null || discount.maxRedemptionsPerEmail !== null;
+    const counts = limited
+      ? await this.repository.countRedemptions(manager, discount.uuid, email)
+      : { redeemed: 0, redeemedByEmail: 0 };
     const problem = whyNotApplicable(discount, {
       menuUuid: query.menuUuid,
       itemsSubtotal: query.itemsSubtotal,

@@ -69,14 +69,15 @@ export class DiscountRepository {
   }
 
   /**
-   * The business's code, case-insensitively; with `lock`, its row is locked
-   * until the transaction ends, so redemptions are counted one order at a time.
+   * The business's code, case-insensitively; with lock `row`, its row is
+   * locked until the transaction ends, so redemptions are counted one order at
+   * a time.
    */
   async findByCode(
     manager: EntityManager,
     businessUuid: string,
     code: string,
-    lock: boolean,
+    lock: 'none' | 'row',
   ): Promise<DiscountEntity | null> {
     const query = manager
       .getRepository(DiscountEntity)
@@ -85,8 +86,24 @@ export class DiscountRepository {
         businessUuid,
         code: code.toUpperCase(),
       });
-    if (lock) query.setLock('pessimistic_write');
+    if (lock === 'row') query.setLock('pessimistic_write');
     return query.getOne();
+  }
+
+  /**
+   * Locks one guest's redemptions of one code until the transaction ends (a
+   * transaction-scoped advisory lock on the pair): that guest's simultaneous
+   * orders count their redemptions one after another, other guests' orders
+   * are not held up.
+   */
+  async lockGuestRedemptions(
+    manager: EntityManager,
+    discountUuid: string,
+    email: string,
+  ): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `discount-redemption:${discountUuid}:${email}`,
+    ]);
   }
 
   async countRedemptions(
