@@ -12,6 +12,7 @@ import { EntityRecord } from './entity-record.entity';
 import { StorefrontRepository } from './storefront.repository';
 import { EntityTypeRegistry } from './entity-types';
 import { StorefrontCache } from './storefront-cache';
+import { HeldAnswers } from './storefront-held';
 import {
   AnswerTimeFields,
   answerOf,
@@ -62,7 +63,9 @@ export interface BusinessOpenState extends OpenState {
  * Three layers:
  * - the in-process cache (StorefrontCache), which every entity write drops
  *   at once in this process and, through NOTIFY, within milliseconds in
- *   every other one;
+ *   every other one; past it (or with it turned off), the database is asked
+ *   for the current ETag only, and the answer this process last made is sent
+ *   again when its ETag is still that one (HeldAnswers);
  * - the finished document per storefront in PostgreSQL, one indexed read
  *   for any storefront on any process, marked stale inside the transaction
  *   of every write to one of its records;
@@ -83,6 +86,8 @@ export class StorefrontService {
   private readonly building = new Map<string, Promise<StoredDocument>>();
   /** Cache keys being refreshed in the background. */
   private readonly refreshing = new Set<string>();
+  /** The last answer of each storefront, used once the database confirms its ETag. */
+  private readonly held = new HeldAnswers();
 
   constructor(
     private readonly types: EntityTypeRegistry,
@@ -182,12 +187,16 @@ export class StorefrontService {
         return hit.value;
       }
     }
-    if (request.ifNoneMatch) {
-      // The ETag alone: a client that holds the current answer gets 304 and no bytes are read.
-      const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, NEITHER);
-      if (stored) {
-        const { etag } = answerOf(stored.document, this.answerTimeFields(stored.document));
-        if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
+    // The current ETag first, without the document's bytes: a client that holds
+    // the answer gets 304, and an answer this process holds is sent as it is.
+    const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, NEITHER);
+    if (stored) {
+      const { etag } = answerOf(stored.document, this.answerTimeFields(stored.document));
+      if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
+      const held = this.held.get(key, etag);
+      if (held) {
+        if (!request.gzip) await this.withPlainBody(held);
+        return held;
       }
     }
     const answer = await this.answer(key, businessMetaKey, menuMetaKey);
@@ -214,6 +223,7 @@ export class StorefrontService {
     const bytes = (answer.gzipped?.length ?? 0) + prefixLength + suffix.length;
     const refs = [stored.businessUuid, stored.menuUuid];
     this.cache.set(key, answer, refs, mark, answer.validUntilMs, bytes);
+    this.held.hold(key, answer, bytes);
     return answer;
   }
 
