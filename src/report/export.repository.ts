@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { OPEN_DATABASE } from '../database/database.module';
 import { OpenDatabase } from '../database/data-source';
 import { ReportRange } from './report-range';
@@ -8,40 +8,44 @@ import { IN_PERIOD, LOCAL_ISO } from './report-sql';
 /** Orders read from the database at a time: a few hundred kilobytes of rows. */
 export const EXPORT_BATCH = 2000;
 
-/** One order as the export writes it (local times with their offset, money as text). */
-export interface ExportOrderRow {
-  uuid: string;
-  /** created_at as PostgreSQL writes it: the exact key of the next batch. */
-  key_at: string;
-  order_reference: string;
-  created_at: string;
-  status: string;
-  payment_processor: string;
-  payment_status: string;
-  fulfilment_type: string;
-  requested_time: string | null;
-  customer_email_address: string;
-  customer_phone_number: string | null;
-  items_subtotal: string;
-  delivery_fee: string;
-  discount: string;
-  discount_code: string | null;
-  service_charge: string;
-  tax: string;
-  tip: string;
-  total: string;
-  refunded: string;
-}
+/**
+ * One order as the export writes it, as an array in the order of
+ * ORDER_COLUMNS (local times with their offset, money as text), then the
+ * key of the next batch (KEY_AT: created_at as PostgreSQL writes it). Rows
+ * are read as arrays, not objects: a year's export reads a few million
+ * cells, and an object per row with twenty named fields was most of the
+ * time and garbage of the export.
+ */
+export type ExportOrderRow = Array<string | null>;
 
-export interface ExportLineRow {
-  order_uuid: string;
-  item_uuid: string;
-  title_name: string | null;
-  options: unknown;
-  quantity: number;
-  unit_price_amount: string;
-  line_total: string;
-}
+/** The columns of one order in the CSV, in the order of an ExportOrderRow. */
+export const ORDER_COLUMNS = [
+  'order_reference',
+  'uuid',
+  'created_at',
+  'status',
+  'payment_processor',
+  'payment_status',
+  'fulfilment_type',
+  'requested_time',
+  'customer_email_address',
+  'customer_phone_number',
+  'items_subtotal',
+  'delivery_fee',
+  'discount',
+  'discount_code',
+  'service_charge',
+  'tax',
+  'tip',
+  'total',
+  'refunded',
+] as const;
+
+const UUID = ORDER_COLUMNS.indexOf('uuid');
+const KEY_AT = ORDER_COLUMNS.length;
+
+/** A line: order_uuid, item_uuid, title_name, options (JSON), quantity, unit_price_amount, line_total. */
+export type ExportLineRow = [string, string, string | null, unknown, number, string, string];
 
 export interface ExportBatch {
   orders: ExportOrderRow[];
@@ -49,13 +53,18 @@ export interface ExportBatch {
   lines?: Map<string, ExportLineRow[]>;
 }
 
+/** The uuid of an order row. */
+export function orderUuidOf(row: ExportOrderRow): string {
+  return row[UUID]!;
+}
+
 const ORDER_SELECT = `
-  SELECT o.uuid::text AS uuid, o.created_at::text AS key_at, o.order_reference,
-         to_char(o.created_at, ${LOCAL_ISO}) AS created_at, o.status, o.payment_processor,
-         o.payment_status, o.fulfilment_type, to_char(o.requested_time, ${LOCAL_ISO}) AS requested_time,
-         o.customer_email_address, o.customer_phone_number, o.items_subtotal, o.delivery_fee,
-         o.discount, o.discount_code, o.service_charge, o.tax, o.tip, o.amount AS total,
-         o.amount_refunded AS refunded
+  SELECT o.order_reference, o.uuid::text, to_char(o.created_at, ${LOCAL_ISO}), o.status,
+         o.payment_processor, o.payment_status, o.fulfilment_type,
+         to_char(o.requested_time, ${LOCAL_ISO}), o.customer_email_address,
+         o.customer_phone_number, o.items_subtotal::text, o.delivery_fee::text, o.discount::text,
+         o.discount_code, o.service_charge::text, o.tax::text, o.tip::text, o.amount::text,
+         o.amount_refunded::text, o.created_at::text
     FROM orders o`;
 
 /** The whole period in (created_at, uuid) order: the order of orders_business_created_idx. */
@@ -70,8 +79,8 @@ const KEYSET_SQL = `${ORDER_SELECT}
 const FIRST_KEYSET_SQL = `${ORDER_SELECT} WHERE ${IN_PERIOD} ORDER BY o.created_at, o.uuid LIMIT ${EXPORT_BATCH}`;
 
 const LINES_SQL = `
-  SELECT l.order_uuid::text AS order_uuid, l.item_uuid::text AS item_uuid, l.title_name, l.options,
-         l.quantity, l.unit_price_amount, l.line_total
+  SELECT l.order_uuid::text, l.item_uuid::text, l.title_name, l.options, l.quantity,
+         l.unit_price_amount::text, l.line_total::text
     FROM order_lines l
    WHERE l.order_uuid = ANY($1::uuid[])
    ORDER BY l.order_uuid, l.position`;
@@ -119,7 +128,7 @@ export class ExportRepository {
     withLines: boolean,
   ): AsyncGenerator<ExportBatch> {
     const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const client = (await runner.connect()) as ArrayClient;
     let open = false;
     try {
       await runner.query('BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -131,14 +140,12 @@ export class ExportRepository {
         range.to,
       ]);
       for (;;) {
-        const orders: ExportOrderRow[] = await runner.query(
+        const orders = await arrays<ExportOrderRow>(
+          client,
           `FETCH ${EXPORT_BATCH} FROM orders_export`,
         );
         if (orders.length === 0) break;
-        yield {
-          orders,
-          lines: withLines ? await linesOf(runner.manager, orders) : undefined,
-        };
+        yield { orders, lines: withLines ? await linesOf(client, orders) : undefined };
         if (orders.length < EXPORT_BATCH) break;
       }
       await runner.query('COMMIT');
@@ -157,40 +164,75 @@ export class ExportRepository {
   ): AsyncGenerator<ExportBatch> {
     let last: ExportOrderRow | undefined;
     for (;;) {
-      const after = last;
-      const batch = await this.dataSource.transaction(async (manager) => {
-        await manager.query(`SELECT set_config('TimeZone', $1, true)`, [timeZone]);
-        const orders: ExportOrderRow[] = after
-          ? await manager.query(KEYSET_SQL, [
-              businessUuid,
-              range.from,
-              range.to,
-              after.key_at,
-              after.uuid,
-            ])
-          : await manager.query(FIRST_KEYSET_SQL, [businessUuid, range.from, range.to]);
-        return {
-          orders,
-          lines: withLines ? await linesOf(manager, orders) : undefined,
-        };
-      });
+      const batch = await this.keysetBatch(businessUuid, range, timeZone, withLines, last);
       if (batch.orders.length === 0) return;
       yield batch;
       if (batch.orders.length < EXPORT_BATCH) return;
       last = batch.orders[batch.orders.length - 1];
     }
   }
+
+  /** One batch after `after` (or the first), in a short read-only transaction of its own. */
+  private async keysetBatch(
+    businessUuid: string,
+    range: ReportRange,
+    timeZone: string,
+    withLines: boolean,
+    after: ExportOrderRow | undefined,
+  ): Promise<ExportBatch> {
+    const runner = this.dataSource.createQueryRunner();
+    const client = (await runner.connect()) as ArrayClient;
+    let open = false;
+    try {
+      await runner.query('BEGIN TRANSACTION READ ONLY');
+      open = true;
+      await runner.query(`SELECT set_config('TimeZone', $1, true)`, [timeZone]);
+      const orders = after
+        ? await arrays<ExportOrderRow>(client, KEYSET_SQL, [
+            businessUuid,
+            range.from,
+            range.to,
+            after[KEY_AT],
+            after[UUID],
+          ])
+        : await arrays<ExportOrderRow>(client, FIRST_KEYSET_SQL, [
+            businessUuid,
+            range.from,
+            range.to,
+          ]);
+      const lines = withLines ? await linesOf(client, orders) : undefined;
+      await runner.query('COMMIT');
+      open = false;
+      return { orders, lines };
+    } finally {
+      if (open) await runner.query('ROLLBACK').catch(() => undefined);
+      await runner.release();
+    }
+  }
+}
+
+/** The driver's connection under a query runner (node-postgres), asked for rows as arrays. */
+interface ArrayClient {
+  query(config: {
+    text: string;
+    values?: unknown[];
+    rowMode: 'array';
+  }): Promise<{ rows: unknown[] }>;
+}
+
+async function arrays<T>(client: ArrayClient, text: string, values?: unknown[]): Promise<T[]> {
+  return (await client.query({ text, values, rowMode: 'array' })).rows as T[];
 }
 
 async function linesOf(
-  manager: EntityManager,
+  client: ArrayClient,
   orders: ExportOrderRow[],
 ): Promise<Map<string, ExportLineRow[]>> {
-  const rows: ExportLineRow[] = await manager.query(LINES_SQL, [orders.map((o) => o.uuid)]);
+  const rows = await arrays<ExportLineRow>(client, LINES_SQL, [orders.map(orderUuidOf)]);
   const byOrder = new Map<string, ExportLineRow[]>();
   for (const row of rows) {
-    let lines = byOrder.get(row.order_uuid);
-    if (!lines) byOrder.set(row.order_uuid, (lines = []));
+    let lines = byOrder.get(row[0]);
+    if (!lines) byOrder.set(row[0], (lines = []));
     lines.push(row);
   }
   return byOrder;

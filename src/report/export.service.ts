@@ -1,32 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Response } from 'express';
 import { AuthUser } from '../auth/auth.decorator';
-import { csvRecord } from './csv';
+import { csvRecord, csvRow } from './csv';
 import { ExportOrdersQueryDto } from './dto/report-query.dto';
-import { ExportBatch, ExportLineRow, ExportOrderRow, ExportRepository } from './export.repository';
-import { ReportService } from './report.service';
+import {
+  ExportBatch,
+  ExportLineRow,
+  ExportRepository,
+  ORDER_COLUMNS,
+  orderUuidOf,
+} from './export.repository';
 
-export const ORDER_COLUMNS = [
-  'order_reference',
-  'uuid',
-  'created_at',
-  'status',
-  'payment_processor',
-  'payment_status',
-  'fulfilment_type',
-  'requested_time',
-  'customer_email_address',
-  'customer_phone_number',
-  'items_subtotal',
-  'delivery_fee',
-  'discount',
-  'discount_code',
-  'service_charge',
-  'tax',
-  'tip',
-  'total',
-  'refunded',
-] as const;
+export { ORDER_COLUMNS } from './export.repository';
+import { ReportService } from './report.service';
 
 export const LINE_COLUMNS = [
   'item_uuid',
@@ -36,10 +22,6 @@ export const LINE_COLUMNS = [
   'unit_price_amount',
   'line_total',
 ] as const;
-
-function orderCells(order: ExportOrderRow): Array<string | null> {
-  return ORDER_COLUMNS.map((column) => order[column]);
-}
 
 /** The chosen options of a line as one cell: `Size: Large; Extras: Cheese`. */
 export function optionsText(options: unknown): string {
@@ -55,25 +37,21 @@ export function optionsText(options: unknown): string {
 
 function lineCells(line: ExportLineRow | undefined): Array<string | number | null> {
   if (!line) return LINE_COLUMNS.map(() => null);
-  return [
-    line.item_uuid,
-    line.title_name,
-    optionsText(line.options),
-    line.quantity,
-    line.unit_price_amount,
-    line.line_total,
-  ];
+  const [, itemUuid, titleName, options, quantity, unitPrice, lineTotal] = line;
+  return [itemUuid, titleName, optionsText(options), quantity, unitPrice, lineTotal];
 }
+
+const ORDER_CELLS = ORDER_COLUMNS.length;
 
 function batchText(batch: ExportBatch): string {
   let text = '';
   for (const order of batch.orders) {
-    const cells = orderCells(order);
     if (!batch.lines) {
-      text += csvRecord(cells);
+      text += csvRow(order, ORDER_CELLS);
       continue;
     }
-    const lines = batch.lines.get(order.uuid) ?? [];
+    const cells = order.slice(0, ORDER_CELLS);
+    const lines = batch.lines.get(orderUuidOf(order)) ?? [];
     if (lines.length === 0) text += csvRecord([...cells, ...lineCells(undefined)]);
     for (const line of lines) text += csvRecord([...cells, ...lineCells(line)]);
   }
@@ -131,11 +109,15 @@ export class ExportService {
     try {
       res.write(csvRecord(withLines ? [...ORDER_COLUMNS, ...LINE_COLUMNS] : [...ORDER_COLUMNS]));
       while (!next.done && !gone) {
-        if (!res.write(batchText(next.value)) && !gone) {
-          await drained(res);
-        }
+        const text = batchText(next.value);
+        // The next batch is read while this one is written out: the database
+        // and the client work at the same time, and memory holds two batches.
+        const reading = batches.next();
+        // Awaited below, or left behind when the client has gone.
+        reading.catch(() => undefined);
+        if (!res.write(text) && !gone) await drained(res);
         if (gone) break;
-        next = await batches.next();
+        next = await reading;
       }
       if (!gone) res.end();
     } catch (error) {
