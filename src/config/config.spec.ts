@@ -61,6 +61,18 @@ describe('loadConfig', () => {
     );
   });
 
+  it('gives the embedded database a 32MB buffer pool unless told, from 1MB to 1GB', () => {
+    expect(loadConfig({}).embeddedSharedBuffers).toBe('32MB');
+    expect(loadConfig({ EMBEDDED_SHARED_BUFFERS: '16384kB' }).embeddedSharedBuffers).toBe(
+      '16384kB',
+    );
+    for (const bad of ['32', '32mb', '512kB', '2GB', '-1MB']) {
+      expect(() => loadConfig({ EMBEDDED_SHARED_BUFFERS: bad })).toThrow(
+        `Invalid configuration: EMBEDDED_SHARED_BUFFERS must be a size from 1MB to 1GB such as 32MB, got "${bad}"`,
+      );
+    }
+  });
+
   it('reads the webhook settings', () => {
     expect(
       loadConfig({

@@ -34,6 +34,8 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   databasePoolSize: number;
   dataDir: string;
+  /** shared_buffers of the embedded database (PostgreSQL's memory unit syntax, e.g. "32MB"). */
+  embeddedSharedBuffers: string;
   corsOrigins: string[] | '*';
   /** Express `trust proxy`: which hops' X-Forwarded-For is believed for the client IP. */
   trustProxy: boolean | number | string[];
@@ -103,6 +105,18 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
     throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   }
   return value;
+}
+
+/** A PostgreSQL memory size between 1MB and 1GB: a number and kB, MB or GB. */
+function memorySize(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const match = /^(\d+)(kB|MB|GB)$/.exec(raw);
+  const kb = match ? Number(match[1]) * { kB: 1, MB: 1024, GB: 1024 * 1024 }[match[2]]! : NaN;
+  if (!(kb >= 1024 && kb <= 1024 * 1024)) {
+    throw new ConfigError(name, `must be a size from 1MB to 1GB such as 32MB, got "${raw}"`);
+  }
+  return raw;
 }
 
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
@@ -362,6 +376,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl,
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     dataDir,
+    embeddedSharedBuffers: memorySize(env, 'EMBEDDED_SHARED_BUFFERS', '32MB'),
     corsOrigins,
     trustProxy,
     publicBaseUrl,

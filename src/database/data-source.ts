@@ -31,7 +31,9 @@ export interface OpenOptions {
  * normal pool, or the embedded PGlite with exactly one connection.
  */
 export async function openDatabase(config: AppConfig, options: OpenOptions): Promise<OpenDatabase> {
-  const embedded = config.databaseUrl ? undefined : new EmbeddedPostgres(config.dataDir);
+  const embedded = config.databaseUrl
+    ? undefined
+    : new EmbeddedPostgres(config.dataDir, config.embeddedSharedBuffers);
   const common: Pick<
     PostgresConnectionOptions,
     | 'type'

@@ -5,6 +5,8 @@ import { Logger } from '@nestjs/common';
 import { DataDirLock } from './data-dir-lock';
 
 const SOCKET_PORT = 5432;
+/** PostgreSQL's buffer pool in the embedded database (its default is 128MB). */
+export const DEFAULT_SHARED_BUFFERS = '32MB';
 /** Wait before starting a worker again after it died on its own. */
 const RESTART_DELAY_MS = 1000;
 
@@ -34,7 +36,10 @@ export class EmbeddedPostgres {
   private running = false;
   private restartTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly dataDir: string) {
+  constructor(
+    private readonly dataDir: string,
+    private readonly sharedBuffers = DEFAULT_SHARED_BUFFERS,
+  ) {
     this.lock = new DataDirLock(dataDir);
   }
 
@@ -46,7 +51,15 @@ export class EmbeddedPostgres {
     mkdirSync(this.dataDir, { recursive: true });
     this.lock.acquire();
     try {
+      const created = !embeddedDatabaseExists(this.dataDir);
       await this.spawn();
+      if (created) {
+        // Creating the database (initdb) leaves a few hundred megabytes of
+        // WebAssembly memory in the worker that serving never uses again; a
+        // worker started afresh on the new directory does not carry them.
+        await this.stopWorker();
+        await this.spawn();
+      }
     } catch (error) {
       await this.stop();
       throw error;
@@ -59,6 +72,12 @@ export class EmbeddedPostgres {
   async stop(): Promise<void> {
     this.running = false;
     if (this.restartTimer) clearTimeout(this.restartTimer);
+    await this.stopWorker();
+    this.lock.release();
+  }
+
+  /** Closes PGlite cleanly and ends its worker thread. */
+  private async stopWorker(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
     if (worker) {
@@ -74,7 +93,6 @@ export class EmbeddedPostgres {
         worker.postMessage({ type: 'stop' });
       });
     }
-    this.lock.release();
   }
 
   private removeStaleSocket(): void {
@@ -89,6 +107,7 @@ export class EmbeddedPostgres {
       dataDir: join(this.dataDir, 'pgdata'),
       socketDir: this.dataDir,
       port: SOCKET_PORT,
+      sharedBuffers: this.sharedBuffers,
     });
     this.worker = worker;
     await new Promise<void>((resolve, reject) => {

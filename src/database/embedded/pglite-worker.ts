@@ -13,12 +13,23 @@ interface WorkerInput {
   dataDir: string;
   socketDir: string;
   port: number;
+  /** PostgreSQL's shared_buffers, e.g. "32MB". */
+  sharedBuffers: string;
 }
 
+/** PGlite's own start parameters (single-user mode and its settings), which ours extend. */
+const DEFAULT_START_PARAMS = (PGlite as unknown as { defaultStartParams: string[] })
+  .defaultStartParams;
+
 async function main(): Promise<void> {
-  const { dataDir, socketDir, port } = workerData as WorkerInput;
+  const { dataDir, socketDir, port, sharedBuffers } = workerData as WorkerInput;
   mkdirSync(dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir });
+  // The buffer pool lives in this thread's WebAssembly memory, which never
+  // shrinks: PostgreSQL's default of 128MB would stay resident for good.
+  const db = await PGlite.create({
+    dataDir,
+    startParams: [...DEFAULT_START_PARAMS, '-c', `shared_buffers=${sharedBuffers}`],
+  });
   // One connection only: with more, the socket server mixes sessions.
   const server = new PGLiteSocketServer({
     db,
