@@ -53,6 +53,16 @@ describe('loadConfig', () => {
     ).toMatchObject({ rateLimitPaymentPerOrderPerMinute: 2, rateLimitPaymentPerIpPerMinute: 7 });
   });
 
+  it('keeps 8 MiB of list pages unless told, 0 for none, and refuses anything else', () => {
+    expect(loadConfig({}).listPageCacheBytes).toBe(8 * 1024 * 1024);
+    expect(loadConfig({ LIST_PAGE_CACHE_BYTES: '0' }).listPageCacheBytes).toBe(0);
+    expect(loadConfig({ LIST_PAGE_CACHE_BYTES: '1048576' }).listPageCacheBytes).toBe(1048576);
+    expect(() => loadConfig({ LIST_PAGE_CACHE_BYTES: '8MB' })).toThrow(
+      'Invalid configuration: LIST_PAGE_CACHE_BYTES must be a whole number, got "8MB"',
+    );
+    expect(() => loadConfig({ LIST_PAGE_CACHE_BYTES: '2000000000' })).toThrow(ConfigError);
+  });
+
   it('serves the docs unless DOCS_ENABLED=false, and refuses another value', () => {
     expect(loadConfig({}).docsEnabled).toBe(true);
     expect(loadConfig({ DOCS_ENABLED: 'false' }).docsEnabled).toBe(false);

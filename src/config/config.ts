@@ -53,6 +53,8 @@ export interface AppConfig {
   maxUploadBytes: number;
   s3: S3Config | undefined;
   storefrontCacheTtlMs: number;
+  /** Bytes of finished list pages each process keeps (0: none); a page is reused only at its parent's current version. */
+  listPageCacheBytes: number;
   /** Seconds to wait before each retry of a failed webhook delivery; its length is the number of retries. */
   webhookRetryScheduleSeconds: number[];
   /** Lets webhook URLs reach loopback, private and link-local addresses (tests, private networks). */
@@ -403,6 +405,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 5 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     s3: storageDriver === 's3' ? s3Config(env) : undefined,
     storefrontCacheTtlMs: int(env, 'STOREFRONT_CACHE_TTL_MS', 2000, 0, 60000),
+    listPageCacheBytes: int(env, 'LIST_PAGE_CACHE_BYTES', 8 * 1024 * 1024, 0, 1024 * 1024 * 1024),
     webhookRetryScheduleSeconds: retrySchedule(env, 'WEBHOOK_RETRY_SCHEDULE'),
     webhookAllowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     webhookSecretKey: webhookSecretKey,

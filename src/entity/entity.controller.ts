@@ -3,7 +3,7 @@ import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { Request, Response } from 'express';
-import { ApiResult, successBody } from '../http/envelope';
+import { ApiResult } from '../http/envelope';
 import { RawResponse } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
 import { EntityBodyDto } from './dto/entity-body.dto';
@@ -19,11 +19,8 @@ type Answer = Promise<ApiResult<EntityResponseDto>>;
  * for Content-Length, to hash it for the ETag, and once more inside the
  * socket's writev. The headers and bytes sent are the same.
  */
-function sendJson(res: Response, body: unknown): void {
-  res
-    .status(200)
-    .set('Content-Type', 'application/json; charset=utf-8')
-    .send(Buffer.from(JSON.stringify(body)));
+function sendJson(res: Response, body: Buffer): void {
+  res.status(200).set('Content-Type', 'application/json; charset=utf-8').send(body);
 }
 
 /** One controller for every entity type of the registry. */
@@ -80,7 +77,9 @@ export class EntityController {
    * caller; a request whose `If-None-Match` names the current one is answered 304 with no
    * body. It changes with any write to a listed record, with a record that starts or stops
    * being listed (created, trashed, restored, deleted, hidden with its menu or business), and
-   * with the caller.
+   * with the caller. With `parent_entity_uuid` it also changes with any write to another child
+   * of that parent (also one the caller does not see) and with a change of the parent's or its
+   * business's status, trash or parent, even when the page stays the same.
    */
   @Get(':type')
   @Auth({ bearer: 'optional' })
@@ -101,8 +100,7 @@ export class EntityController {
       res.status(304).end();
       return;
     }
-    const { result } = reply;
-    sendJson(res, successBody(result.data, result.message!, result.meta));
+    sendJson(res, reply.body);
   }
 
   /**

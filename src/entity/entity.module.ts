@@ -6,6 +6,7 @@ import { EntityRepository } from './entity.repository';
 import { EntityService } from './entity.service';
 import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
+import { ListPageCache } from './list-page-cache';
 import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 import { StorefrontDocumentRepository } from './storefront-document.repository';
@@ -31,6 +32,7 @@ import { StorefrontService } from './storefront.service';
     OrderableMenuRepository,
     StorefrontRepository,
     EntityService,
+    ListPageCache,
     StorefrontCache,
     StorefrontDocumentRepository,
     StorefrontService,

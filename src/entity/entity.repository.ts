@@ -27,6 +27,12 @@ import { EntityType } from './entity-types';
 const FINGERPRINT = `coalesce(bit_xor(uuid_hash_extended(e.uuid,
   timestamp_hash_extended(e.updated_at AT TIME ZONE 'UTC', 0))), 0)::text`;
 
+/** The version of the children of the parent `uuid` (a placeholder), as text; 0 without a row. */
+function childrenVersion(uuid: string): string {
+  return `coalesce((SELECT v.version FROM entity_children_versions v
+    WHERE v.parent_uuid = ${uuid}::uuid), 0)::text`;
+}
+
 /** Writes, lists and single reads of the entities table, as the owner and the API see them. */
 @Injectable()
 export class EntityRepository {
@@ -68,34 +74,56 @@ export class EntityRepository {
 
   /**
    * A page of records, already in the answer's shape, the total of the
-   * filter, and the fingerprint of every record it matches (see
+   * filter, and what else the answer's ETag is made of: with `byVersion`
+   * (a list of one parent's children), the parent's version read in the
+   * same statement, so that the page is exactly the one of that version;
+   * otherwise the fingerprint of every record it matches (see
    * listFingerprint).
    */
   async list(
     filter: EntityListFilter,
-  ): Promise<{ records: EntityResponseDto[]; total: number; fingerprint: string }> {
+    byVersion = false,
+  ): Promise<{ records: EntityResponseDto[]; total: number; summary: string }> {
     const { from, params } = this.listScope(filter);
+    const summary = byVersion ? childrenVersion(params.add(filter.parentEntityUuid)) : FINGERPRINT;
     const fromValues = [...params.values];
     const order = orderBy(filter.sort, params);
     const limit = params.add(filter.perPage);
     const offset = params.add((filter.page - 1) * filter.perPage);
-    // The page, the total and the fingerprint in one statement; the rows are the answer's
+    // The page, the total and the summary in one statement; the rows are the answer's
     // records as they are. The total is a subquery run once (not count(*) OVER (), which would
     // read every matching row whole before the LIMIT, where the page alone can walk an index
     // and stop).
     const rows: Array<EntityResponseDto & { summary?: [string, string] }> =
       await this.dataSource.query(
-        `SELECT ${ANSWER_COLUMNS}, (SELECT ARRAY[count(*)::text, ${FINGERPRINT}] ${from}) AS summary
+        `SELECT ${ANSWER_COLUMNS}, (SELECT ARRAY[count(*)::text, ${summary}] ${from}) AS summary
          ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
         params.values,
       );
     if (rows.length === 0) {
       // A page past the end has no row to carry the total (rare: ask for it alone).
-      return { records: [], ...(await this.fingerprintOf(from, fromValues)) };
+      const [row]: Array<{ total: number; summary: string }> = await this.dataSource.query(
+        `SELECT count(*)::int AS total, ${summary} AS summary ${from}`,
+        fromValues,
+      );
+      return { records: [], ...row };
     }
-    const [total, fingerprint] = rows[0].summary!;
+    const [total, summaryText] = rows[0].summary!;
     for (const row of rows) delete row.summary;
-    return { records: rows, total: Number(total), fingerprint };
+    return { records: rows, total: Number(total), summary: summaryText };
+  }
+
+  /**
+   * The version of the list of `parentUuid`'s children (see the migration
+   * EntityChildrenVersions): any write that can change what such a list
+   * shows sets a new one in the writer's transaction. One primary-key read.
+   */
+  async childrenVersion(parentUuid: string): Promise<string> {
+    const [row]: Array<{ version: string }> = await this.dataSource.query(
+      `SELECT ${childrenVersion('$1')} AS version`,
+      [parentUuid],
+    );
+    return row.version;
   }
 
   /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
-import { ApiResult, pageMeta } from '../http/envelope';
+import { ApiResult, pageMeta, successBody } from '../http/envelope';
 import { BusinessAction } from '../team';
 import { EntityBodyDto } from './dto/entity-body.dto';
 import { EntityResponseDto, forViewer, toEntityResponse } from './dto/entity-response.dto';
@@ -22,6 +22,7 @@ import {
   SortColumn,
 } from './entity-sql';
 import { listEtag, matchesEtag } from './list-etag';
+import { ListPageCache } from './list-page-cache';
 import { EntityRepository } from './entity.repository';
 import { EntityType, EntityTypeRegistry } from './entity-types';
 import { EntityAccess } from './entity-access';
@@ -33,10 +34,9 @@ import { StorefrontCache } from './storefront-cache';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
 
-/** A list answer and its ETag, or only the ETag when the client holds that answer. */
+/** A list answer (the JSON bytes to send) and its ETag, or only the ETag when the client holds that answer. */
 export type ListReply =
-  | { notModified: true; etag: string }
-  | { notModified?: false; etag: string; result: ApiResult<EntityResponseDto[]> };
+  { notModified: true; etag: string } | { notModified?: false; etag: string; body: Buffer };
 
 function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): EntitySort {
   // sort_by passed the SORT_BY pattern in the query DTO.
@@ -62,6 +62,7 @@ export class EntityService {
     private readonly featuredUrls: FeaturedUrlChecks,
     private readonly storefrontCache: StorefrontCache,
     private readonly access: EntityAccess,
+    private readonly pages: ListPageCache,
   ) {}
 
   async createEntity(user: AuthUser, typeName: string, body: EntityBodyDto): Promise<EntityAnswer> {
@@ -100,8 +101,11 @@ export class EntityService {
 
   /**
    * A page of records with its ETag; with `ifNoneMatch` naming the current
-   * ETag, only the ETag (304): the fingerprint of the matching records is
-   * read, the page is neither read nor built.
+   * ETag, only the ETag (304), and the page is neither read nor built.
+   * A list of one parent's children (`parent_entity_uuid`) checks its ETag
+   * with one read of the parent's version, and answers from the page cache
+   * while that version is the one the page was built at; any other list
+   * reads the fingerprint of its matching records.
    */
   async listEntities(
     user: AuthUser | undefined,
@@ -131,16 +135,30 @@ export class EntityService {
       page,
       perPage,
     };
-    if (ifNoneMatch) {
+    const parent = filter.parentEntityUuid;
+    if (parent !== undefined && (ifNoneMatch || this.pages.enabled)) {
+      const etag = listEtag(filter, { version: await this.repository.childrenVersion(parent) });
+      if (matchesEtag(ifNoneMatch, etag)) return { notModified: true, etag };
+      const body = this.pages.get(etag);
+      if (body) return { etag, body };
+    } else if (ifNoneMatch) {
       const etag = listEtag(filter, await this.repository.listFingerprint(filter));
       if (matchesEtag(ifNoneMatch, etag)) return { notModified: true, etag };
     }
-    const { records, total, fingerprint } = await this.repository.list(filter);
+    const byVersion = parent !== undefined;
+    const { records, total, summary } = await this.repository.list(filter, byVersion);
     const visible = records.map((record) => forViewer(record, user?.uuid));
-    return {
-      etag: listEtag(filter, { total, fingerprint }),
-      result: new ApiResult(visible, `${type.label} records`, pageMeta(page, perPage, total)),
-    };
+    const message = `${type.label} records`;
+    const body = Buffer.from(
+      JSON.stringify(successBody(visible, message, pageMeta(page, perPage, total))),
+    );
+    // The version read with the page: the page is exactly that version's.
+    const etag = listEtag(
+      filter,
+      byVersion ? { version: summary } : { total, fingerprint: summary },
+    );
+    if (byVersion) this.pages.set(etag, body);
+    return { etag, body };
   }
 
   /**

@@ -8,16 +8,21 @@ import { EntityListFilter } from './entity-sql';
 const LIST_ANSWER_VERSION = 1;
 
 /**
+ * What a list answer depends on besides its parameters and its caller. For
+ * a list of one parent's children, that parent's version (see
+ * EntityRepository.childrenVersion), which changes with every write that
+ * can change such a list; for any other list, the total and the
+ * fingerprint of the matching records (see EntityRepository.listFingerprint).
+ */
+export type ListBasis = { version: string } | { total: number; fingerprint: string };
+
+/**
  * The ETag of a list answer: everything the answer depends on, hashed. The
  * request's filters, sort and page; the viewer and the businesses they work
- * for (what they may see, and which fields of a record are shown); the
- * total and the fingerprint of the matching records (see
- * EntityRepository.listFingerprint). Weak, as the storefront's.
+ * for (what they may see, and which fields of a record are shown); and the
+ * basis of the records. Weak, as the storefront's.
  */
-export function listEtag(
-  filter: EntityListFilter,
-  summary: { total: number; fingerprint: string },
-): string {
+export function listEtag(filter: EntityListFilter, basis: ListBasis): string {
   const key = JSON.stringify([
     LIST_ANSWER_VERSION,
     filter.type.name,
@@ -33,8 +38,7 @@ export function listEtag(
     filter.sort,
     filter.page,
     filter.perPage,
-    summary.total,
-    summary.fingerprint,
+    'version' in basis ? ['version', basis.version] : [basis.total, basis.fingerprint],
   ]);
   return `W/"${createHash('sha256').update(key).digest('base64url')}"`;
 }

@@ -267,7 +267,9 @@ export interface paths {
          *     caller; a request whose `If-None-Match` names the current one is answered 304 with no
          *     body. It changes with any write to a listed record, with a record that starts or stops
          *     being listed (created, trashed, restored, deleted, hidden with its menu or business), and
-         *     with the caller.
+         *     with the caller. With `parent_entity_uuid` it also changes with any write to another child
+         *     of that parent (also one the caller does not see) and with a change of the parent's or its
+         *     business's status, trash or parent, even when the page stays the same.
          */
         get: operations["listEntities"];
         put?: never;
