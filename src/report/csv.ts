@@ -30,7 +30,10 @@ export function csvRecord(cells: ReadonlyArray<string | number | null | undefine
 }
 
 /** The first `count` cells of `cells` as one record with its CRLF. */
-export function csvRow(cells: ReadonlyArray<string | number | null | undefined>, count: number): string {
+export function csvRow(
+  cells: ReadonlyArray<string | number | null | undefined>,
+  count: number,
+): string {
   let line = count > 0 ? csvCell(cells[0]) : '';
   for (let i = 1; i < count; i++) line += `,${csvCell(cells[i])}`;
   return `${line}\r\n`;
