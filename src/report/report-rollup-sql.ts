@@ -1,0 +1,209 @@
+/*
+ * The reports read from the rollups the database keeps (the migration
+ * OrderReportRollups explains their tables, triggers and folding):
+ *
+ * - report_sales_slots: per business and 15-minute UTC slot. Each bucket
+ *   (local hour, day, weekday, month) is a sum of whole slots as long as
+ *   the zone's offsets in the period are multiples of 15 minutes, which
+ *   SLOTS_ALIGNED checks; otherwise the report reads the orders.
+ * - report_sales_days, report_item_days, report_option_days: per business
+ *   and UTC day. The UTC days wholly inside the period come from these; the
+ *   two partial days at the period's edges (local midnight is rarely UTC
+ *   midnight) from the orders, as the raw queries read them.
+ *
+ * Why the plans hold without statistics (autovacuum may be off and these
+ * tables never analysed): every rollup read is `business_uuid = $1 AND
+ * slot|day in a range`, the two leading columns of the table's primary key
+ * (or unique index), so an index range scan is the only access that bounds
+ * both and costs least at any estimated row count; the edges are two range
+ * scans of orders_business_created_idx, each under a day long, joined to
+ * their lines through order_lines_order_position_key, as in the raw
+ * queries. A year is at most 35,136 slot rows and 366 day rows per
+ * (processor, fulfilment type) or item, whatever the number of orders.
+ */
+import { GroupBy } from './dto/report-query.dto';
+import {
+  bucketKey,
+  KEY_TEXT,
+  NOT_DELIVERY_LINE,
+  PERIOD_END,
+  PERIOD_START,
+  SALE_STATUSES,
+  sqlList,
+} from './report-sql';
+
+/** Moves the business's pending deltas into its rollups, in the report's own transaction. */
+export const FOLD_SQL = 'SELECT report_rollups_fold($1::uuid)';
+
+/**
+ * Whether every local bucket of the period ($1 first day, $2 last day) is
+ * made of whole 15-minute UTC slots: the zone's offset, sampled every hour
+ * of the period, is always a multiple of 15 minutes (every zone in use
+ * today; not the local mean times of the 19th century).
+ */
+export const SLOTS_ALIGNED = `
+  SELECT COALESCE(bool_and(extract(timezone FROM h)::int % 900 = 0), true) AS aligned
+    FROM generate_series($1::date::timestamptz, ($2::date + 1)::timestamptz,
+                         interval '1 hour') AS h`;
+
+/**
+ * The period's bounds: ps … pe, the UTC days wholly inside it (fd ≤ day <
+ * ld) and its edges ps … fs and fe … pe, outside those days. A period
+ * holding no whole UTC day has no full days and one edge, the whole period.
+ * `interval '24 hours'`, not '1 day': the session's zone may change its
+ * clocks that day.
+ */
+const BOUNDS = `
+  b AS MATERIALIZED (
+    SELECT ps, pe, CASE WHEN fs < fe THEN fs ELSE pe END AS fs,
+           CASE WHEN fs < fe THEN fe ELSE pe END AS fe,
+           (CASE WHEN fs < fe THEN fs ELSE pe END AT TIME ZONE 'UTC')::date AS fd,
+           (CASE WHEN fs < fe THEN fe ELSE pe END AT TIME ZONE 'UTC')::date AS ld
+      FROM (SELECT ps, pe, date_trunc('day', pe, 'UTC') AS fe,
+                   CASE WHEN date_trunc('day', ps, 'UTC') = ps THEN ps
+                        ELSE date_trunc('day', ps, 'UTC') + interval '24 hours' END AS fs
+              FROM (SELECT ${PERIOD_START} AS ps, ${PERIOD_END} AS pe) AS p) AS q)`;
+
+/** The orders of business $1 placed in the period's edges (`o`). */
+const EDGE_ORDERS = `b
+  CROSS JOIN LATERAL (VALUES (b.ps, b.fs), (b.fe, b.pe)) AS e (first, after)
+  JOIN orders o ON o.business_uuid = $1 AND o.created_at >= e.first AND o.created_at < e.after`;
+
+const MONEY = [
+  'items_subtotal',
+  'discount',
+  'service_charge',
+  'tax',
+  'tip',
+  'delivery_fee',
+  'amount',
+  'amount_refunded',
+];
+const MEASURES = ['sale_orders', 'open_orders', 'lost_orders', ...MONEY];
+
+/** An order's measures as a rollup holds them: counts by outcome, money of sales only. */
+const ORDER_MEASURES = [
+  `(o.status IN (${sqlList(SALE_STATUSES)}))::int AS sale_orders`,
+  `(o.status = 'pending')::int AS open_orders`,
+  `(o.status IN ('rejected', 'cancelled'))::int AS lost_orders`,
+  ...MONEY.map(
+    (m) => `CASE WHEN o.status IN (${sqlList(SALE_STATUSES)}) THEN o.${m} ELSE 0 END AS ${m}`,
+  ),
+].join(', ');
+
+const money = (column: string) => `COALESCE(sum(s.${column}), 0)::numeric(20,2)`;
+
+/** The figures of a group of rollup-shaped rows `s`, as the report answers them. */
+const FIGURES = `
+  COALESCE(sum(s.sale_orders), 0)::int AS orders,
+  COALESCE(sum(s.open_orders), 0)::int AS open_orders,
+  COALESCE(sum(s.lost_orders), 0)::int AS lost_orders,
+  ${money('items_subtotal')} AS items_subtotal,
+  ${money('discount')} AS discount,
+  ${money('service_charge')} AS service_charge,
+  ${money('tax')} AS tax,
+  ${money('tip')} AS tip,
+  ${money('delivery_fee')} AS delivery_fee,
+  ${money('amount')} AS total,
+  ${money('amount_refunded')} AS refunded,
+  COALESCE(sum(s.amount) - sum(s.amount_refunded), 0)::numeric(20,2) AS net,
+  COALESCE(round(sum(s.amount) / NULLIF(sum(s.sale_orders), 0), 2), 0)::numeric(20,2)
+    AS average_order`;
+
+/**
+ * The sales figures: per bucket and for the whole period from the slots;
+ * per payment processor and per fulfilment type from the whole UTC days
+ * plus the orders of the edges. Same rows as the raw query.
+ */
+export function rollupFiguresSql(groupBy: GroupBy): string {
+  return `
+    WITH ${BOUNDS}
+    SELECT CASE WHEN GROUPING(s.k) = 0 THEN 'bucket' ELSE 'total' END AS grouping,
+           ${KEY_TEXT[groupBy]} AS key, ${FIGURES}
+      FROM (SELECT ${bucketKey('r.slot')[groupBy]} AS k, r.*
+              FROM report_sales_slots r
+             WHERE r.business_uuid = $1 AND r.slot >= ${PERIOD_START}
+               AND r.slot < ${PERIOD_END}) AS s
+     GROUP BY GROUPING SETS ((s.k), ())
+    UNION ALL
+    SELECT CASE WHEN GROUPING(s.payment_processor) = 0 THEN 'processor' ELSE 'fulfilment' END,
+           COALESCE(s.payment_processor, s.fulfilment_type), ${FIGURES}
+      FROM (SELECT r.payment_processor, r.fulfilment_type, ${MEASURES.map((m) => `r.${m}`).join(', ')}
+              FROM b JOIN report_sales_days r
+                ON r.business_uuid = $1 AND r.day >= b.fd AND r.day < b.ld
+            UNION ALL
+            SELECT o.payment_processor, o.fulfilment_type, ${ORDER_MEASURES}
+              FROM ${EDGE_ORDERS}) AS s
+     GROUP BY GROUPING SETS ((s.payment_processor), (s.fulfilment_type))`;
+}
+
+/**
+ * The items report: per item over the whole UTC days (rows of an order
+ * count per item and title, an order counted once per item) plus the
+ * edges' lines summed the same way, ranked; the latest title and the
+ * options chosen for the top items only. Rows left at zero by a later
+ * change (orders = 0, lines = 0) are not read.
+ */
+export const ROLLUP_ITEMS_SQL = `
+  WITH ${BOUNDS},
+  edge AS MATERIALIZED (
+    SELECT l.item_uuid, o.uuid AS order_uuid, o.created_at, l.title_name, l.quantity,
+           l.line_total, l.options
+      FROM ${EDGE_ORDERS}
+      JOIN order_lines l ON l.order_uuid = o.uuid
+     WHERE o.status IN (${sqlList(SALE_STATUSES)})
+       AND ${NOT_DELIVERY_LINE}
+  ), sold AS MATERIALIZED (
+    SELECT r.item_uuid, r.title_name, r.quantity, r.revenue, r.orders, r.last_at
+      FROM b JOIN report_item_days r
+        ON r.business_uuid = $1 AND r.day >= b.fd AND r.day < b.ld
+     WHERE r.orders > 0
+    UNION ALL
+    SELECT item_uuid, (array_agg(title_name ORDER BY title_name DESC NULLS FIRST))[1],
+           sum(quantity), sum(line_total), 1, created_at
+      FROM edge
+     GROUP BY item_uuid, order_uuid, created_at
+  ), top AS (
+    SELECT item_uuid, sum(quantity) AS quantity, sum(revenue)::numeric(20,2) AS revenue,
+           sum(orders)::int AS orders
+      FROM sold
+     GROUP BY item_uuid
+     ORDER BY revenue DESC, quantity DESC, item_uuid
+     LIMIT $4
+  ), titles AS (
+    SELECT DISTINCT ON (s.item_uuid) s.item_uuid, s.title_name
+      FROM sold s
+      JOIN top t ON t.item_uuid = s.item_uuid
+     ORDER BY s.item_uuid, s.last_at DESC, s.title_name DESC
+  ), period_options AS MATERIALIZED (
+    SELECT r.item_uuid, r."group", r.option, r.option_title, r.count, r.last_at
+      FROM b JOIN report_option_days r
+        ON r.business_uuid = $1 AND r.day >= b.fd AND r.day < b.ld
+     WHERE r.lines > 0
+    UNION ALL
+    SELECT e.item_uuid, opt->>'group', opt->>'option', opt->>'option_title', e.quantity,
+           e.created_at
+      FROM edge e
+     CROSS JOIN LATERAL jsonb_array_elements(
+             CASE WHEN jsonb_typeof(e.options) = 'array' THEN e.options ELSE '[]'::jsonb END) AS opt
+  ), chosen AS (
+    SELECT p.item_uuid, p."group", p.option,
+           (array_agg(p.option_title ORDER BY p.last_at DESC, p.option_title DESC))[1]
+             AS option_title,
+           sum(p.count) AS count
+      FROM period_options p
+      JOIN top t ON t.item_uuid = p.item_uuid
+     GROUP BY p.item_uuid, p."group", p.option
+  ), options AS (
+    SELECT item_uuid, json_agg(json_build_object('group', "group", 'option', option,
+                                 'option_title', option_title, 'count', count)
+                                 ORDER BY count DESC, "group", option) AS options
+      FROM chosen
+     GROUP BY item_uuid
+  )
+  SELECT t.item_uuid::text AS item_uuid, n.title_name, t.quantity::text AS quantity,
+         t.revenue::text AS revenue, t.orders, COALESCE(c.options, '[]'::json) AS options
+    FROM top t
+    JOIN titles n ON n.item_uuid = t.item_uuid
+    LEFT JOIN options c ON c.item_uuid = t.item_uuid
+   ORDER BY t.revenue DESC, t.quantity DESC, t.item_uuid`;
