@@ -36,38 +36,65 @@ import {
 export const FOLD_SQL = 'SELECT report_rollups_fold($1::uuid)';
 
 /**
- * Whether every local bucket of the period ($1 first day, $2 last day) is
- * made of whole 15-minute UTC slots: the zone's offset, sampled every hour
- * of the period, is always a multiple of 15 minutes (every zone in use
- * today; not the local mean times of the 19th century).
+ * The period's bounds, read first so that the rollup queries get them as
+ * parameters (the planner then estimates the edges' ranges from their
+ * values): the UTC days wholly inside the period (full_first … full_after,
+ * as dates first_day … after_day), and `aligned`: whether every local
+ * bucket of the period ($1 first day, $2 last day) is made of whole
+ * 15-minute UTC slots, i.e. the zone's offset, sampled every hour of the
+ * period, is always a multiple of 15 minutes (every zone in use today; not
+ * the local mean times of the 19th century). A period holding no whole UTC
+ * day has none, and its one edge is the whole period. `interval '24
+ * hours'`, not '1 day': the session's zone may change its clocks that day.
  */
-export const SLOTS_ALIGNED = `
-  SELECT COALESCE(bool_and(extract(timezone FROM h)::int % 900 = 0), true) AS aligned
-    FROM generate_series($1::date::timestamptz, ($2::date + 1)::timestamptz,
-                         interval '1 hour') AS h`;
+export const BOUNDS_SQL = `
+  WITH p AS (
+    SELECT $1::date::timestamptz AS first, ($2::date + 1)::timestamptz AS after
+  ), u AS (
+    SELECT first, after, date_trunc('day', after, 'UTC') AS fe,
+           CASE WHEN date_trunc('day', first, 'UTC') = first THEN first
+                ELSE date_trunc('day', first, 'UTC') + interval '24 hours' END AS fs
+      FROM p
+  ), f AS (
+    SELECT CASE WHEN fs < fe THEN fs ELSE after END AS fs,
+           CASE WHEN fs < fe THEN fe ELSE after END AS fe
+      FROM u
+  )
+  SELECT to_char(f.fs AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS+00') AS full_first,
+         to_char(f.fe AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS+00') AS full_after,
+         to_char(f.fs AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS first_day,
+         to_char(f.fe AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS after_day,
+         (SELECT COALESCE(bool_and(extract(timezone FROM h)::int % 900 = 0), true)
+            FROM p, generate_series(p.first, p.after, interval '1 hour') AS h) AS aligned
+    FROM f`;
+
+export interface PeriodBounds {
+  full_first: string;
+  full_after: string;
+  first_day: string;
+  after_day: string;
+  aligned: boolean;
+}
+
+/** Parameters of the rollup queries: $1 business, $2 first and $3 last local day, then the bounds. */
+export function rollupParams(business: string, from: string, to: string, b: PeriodBounds) {
+  return [business, from, to, b.full_first, b.full_after, b.first_day, b.after_day];
+}
+
+/** The UTC days wholly inside the period, of rollup `r`. */
+const FULL_DAYS = `r.business_uuid = $1 AND r.day >= $6::date AND r.day < $7::date`;
 
 /**
- * The period's bounds: ps … pe, the UTC days wholly inside it (fd ≤ day <
- * ld) and its edges ps … fs and fe … pe, outside those days. A period
- * holding no whole UTC day has no full days and one edge, the whole period.
- * `interval '24 hours'`, not '1 day': the session's zone may change its
- * clocks that day.
+ * The orders of business $1 placed in the period's edges (`o`): two range
+ * scans of orders_business_created_idx, each under a day long.
  */
-const BOUNDS = `
-  b AS MATERIALIZED (
-    SELECT ps, pe, CASE WHEN fs < fe THEN fs ELSE pe END AS fs,
-           CASE WHEN fs < fe THEN fe ELSE pe END AS fe,
-           (CASE WHEN fs < fe THEN fs ELSE pe END AT TIME ZONE 'UTC')::date AS fd,
-           (CASE WHEN fs < fe THEN fe ELSE pe END AT TIME ZONE 'UTC')::date AS ld
-      FROM (SELECT ps, pe, date_trunc('day', pe, 'UTC') AS fe,
-                   CASE WHEN date_trunc('day', ps, 'UTC') = ps THEN ps
-                        ELSE date_trunc('day', ps, 'UTC') + interval '24 hours' END AS fs
-              FROM (SELECT ${PERIOD_START} AS ps, ${PERIOD_END} AS pe) AS p) AS q)`;
-
-/** The orders of business $1 placed in the period's edges (`o`). */
-const EDGE_ORDERS = `b
-  CROSS JOIN LATERAL (VALUES (b.ps, b.fs), (b.fe, b.pe)) AS e (first, after)
-  JOIN orders o ON o.business_uuid = $1 AND o.created_at >= e.first AND o.created_at < e.after`;
+const EDGE_ORDERS = `(
+  SELECT * FROM orders
+   WHERE business_uuid = $1 AND created_at >= ${PERIOD_START} AND created_at < $4::timestamptz
+  UNION ALL
+  SELECT * FROM orders
+   WHERE business_uuid = $1 AND created_at >= $5::timestamptz AND created_at < ${PERIOD_END}
+) AS o`;
 
 const MONEY = [
   'items_subtotal',
@@ -117,7 +144,6 @@ const FIGURES = `
  */
 export function rollupFiguresSql(groupBy: GroupBy): string {
   return `
-    WITH ${BOUNDS}
     SELECT CASE WHEN GROUPING(s.k) = 0 THEN 'bucket' ELSE 'total' END AS grouping,
            ${KEY_TEXT[groupBy]} AS key, ${FIGURES}
       FROM (SELECT ${bucketKey('r.slot')[groupBy]} AS k, r.*
@@ -129,8 +155,8 @@ export function rollupFiguresSql(groupBy: GroupBy): string {
     SELECT CASE WHEN GROUPING(s.payment_processor) = 0 THEN 'processor' ELSE 'fulfilment' END,
            COALESCE(s.payment_processor, s.fulfilment_type), ${FIGURES}
       FROM (SELECT r.payment_processor, r.fulfilment_type, ${MEASURES.map((m) => `r.${m}`).join(', ')}
-              FROM b JOIN report_sales_days r
-                ON r.business_uuid = $1 AND r.day >= b.fd AND r.day < b.ld
+              FROM report_sales_days r
+             WHERE ${FULL_DAYS}
             UNION ALL
             SELECT o.payment_processor, o.fulfilment_type, ${ORDER_MEASURES}
               FROM ${EDGE_ORDERS}) AS s
@@ -145,8 +171,7 @@ export function rollupFiguresSql(groupBy: GroupBy): string {
  * change (orders = 0, lines = 0) are not read.
  */
 export const ROLLUP_ITEMS_SQL = `
-  WITH ${BOUNDS},
-  edge AS MATERIALIZED (
+  WITH edge AS MATERIALIZED (
     SELECT l.item_uuid, o.uuid AS order_uuid, o.created_at, l.title_name, l.quantity,
            l.line_total, l.options
       FROM ${EDGE_ORDERS}
@@ -155,9 +180,8 @@ export const ROLLUP_ITEMS_SQL = `
        AND ${NOT_DELIVERY_LINE}
   ), sold AS MATERIALIZED (
     SELECT r.item_uuid, r.title_name, r.quantity, r.revenue, r.orders, r.last_at
-      FROM b JOIN report_item_days r
-        ON r.business_uuid = $1 AND r.day >= b.fd AND r.day < b.ld
-     WHERE r.orders > 0
+      FROM report_item_days r
+     WHERE ${FULL_DAYS} AND r.orders > 0
     UNION ALL
     SELECT item_uuid, (array_agg(title_name ORDER BY title_name DESC NULLS FIRST))[1],
            sum(quantity), sum(line_total), 1, created_at
@@ -169,7 +193,7 @@ export const ROLLUP_ITEMS_SQL = `
       FROM sold
      GROUP BY item_uuid
      ORDER BY revenue DESC, quantity DESC, item_uuid
-     LIMIT $4
+     LIMIT $8
   ), titles AS (
     SELECT DISTINCT ON (s.item_uuid) s.item_uuid, s.title_name
       FROM sold s
@@ -177,9 +201,8 @@ export const ROLLUP_ITEMS_SQL = `
      ORDER BY s.item_uuid, s.last_at DESC, s.title_name DESC
   ), period_options AS MATERIALIZED (
     SELECT r.item_uuid, r."group", r.option, r.option_title, r.count, r.last_at
-      FROM b JOIN report_option_days r
-        ON r.business_uuid = $1 AND r.day >= b.fd AND r.day < b.ld
-     WHERE r.lines > 0
+      FROM report_option_days r
+     WHERE ${FULL_DAYS} AND r.lines > 0
     UNION ALL
     SELECT e.item_uuid, opt->>'group', opt->>'option', opt->>'option_title', e.quantity,
            e.created_at

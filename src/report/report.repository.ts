@@ -5,7 +5,14 @@ import { InjectConfig } from '../config/config.module';
 import { GroupBy } from './dto/report-query.dto';
 import { ReportRange } from './report-range';
 import { RAW_ITEMS_SQL, rawFiguresSql } from './report-raw-sql';
-import { FOLD_SQL, ROLLUP_ITEMS_SQL, rollupFiguresSql, SLOTS_ALIGNED } from './report-rollup-sql';
+import {
+  BOUNDS_SQL,
+  FOLD_SQL,
+  PeriodBounds,
+  ROLLUP_ITEMS_SQL,
+  rollupFiguresSql,
+  rollupParams,
+} from './report-rollup-sql';
 import { LOCAL_ISO } from './report-sql';
 
 /** Sort memory of one report's transaction (PostgreSQL's default is 4MB). */
@@ -95,13 +102,18 @@ export class ReportRepository {
 
   /**
    * Runs `work` in a transaction whose TimeZone is `timeZone`. A year's
-   * report sorts a few hundred thousand small rows; a larger work_mem lets that
-   * sort stay in memory instead of spilling to disk, for this transaction only.
+   * report from the orders sorts a few hundred thousand small rows; a larger
+   * work_mem lets that sort stay in memory instead of spilling to disk, for
+   * this transaction only. JIT compilation is off: the rollup queries read
+   * tens of thousands of rows in tens of milliseconds, but the planner's
+   * guess for the options JSON expanded per line (100 elements each) puts
+   * their cost above jit_above_cost, and compiling took over a second.
    */
   inTimeZone<T>(timeZone: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(
-        `SELECT set_config('TimeZone', $1, true), set_config('work_mem', '${REPORT_WORK_MEM}', true)`,
+        `SELECT set_config('TimeZone', $1, true), set_config('work_mem', '${REPORT_WORK_MEM}', true),
+                set_config('jit', 'off', true)`,
         [timeZone],
       );
       return work(manager);
@@ -128,14 +140,14 @@ export class ReportRepository {
         groupBy === 'weekday' ? [] : [range.from, range.to],
       );
       const params = [businessUuid, range.from, range.to];
-      let rollups = !fromOrders;
-      if (rollups) {
-        const [{ aligned }] = await manager.query(SLOTS_ALIGNED, [range.from, range.to]);
-        rollups = aligned;
-      }
+      const [bounds]: PeriodBounds[] = await manager.query(BOUNDS_SQL, [range.from, range.to]);
+      const rollups = !fromOrders && bounds.aligned;
       if (rollups) await manager.query(FOLD_SQL, [businessUuid]);
-      const sql = rollups ? rollupFiguresSql(groupBy) : rawFiguresSql(groupBy);
-      const figures: FiguresRow[] = await manager.query(sql, params);
+      const figures: FiguresRow[] = rollups
+        ? await manager.query(rollupFiguresSql(groupBy), [
+            ...rollupParams(businessUuid, range.from, range.to, bounds),
+          ])
+        : await manager.query(rawFiguresSql(groupBy), params);
       return { buckets, figures };
     });
   }
@@ -149,11 +161,13 @@ export class ReportRepository {
     fromOrders = false,
   ): Promise<ItemRow[]> {
     return this.inTimeZone(timeZone, async (manager) => {
-      if (!fromOrders) await manager.query(FOLD_SQL, [businessUuid]);
-      return manager.query(fromOrders ? RAW_ITEMS_SQL : ROLLUP_ITEMS_SQL, [
-        businessUuid,
-        range.from,
-        range.to,
+      if (fromOrders) {
+        return manager.query(RAW_ITEMS_SQL, [businessUuid, range.from, range.to, limit]);
+      }
+      const [bounds]: PeriodBounds[] = await manager.query(BOUNDS_SQL, [range.from, range.to]);
+      await manager.query(FOLD_SQL, [businessUuid]);
+      return manager.query(ROLLUP_ITEMS_SQL, [
+        ...rollupParams(businessUuid, range.from, range.to, bounds),
         limit,
       ]);
     });
