@@ -5,7 +5,7 @@
  * - report_sales_slots: per business and 15-minute UTC slot. Each bucket
  *   (local hour, day, weekday, month) is a sum of whole slots as long as
  *   the zone's offsets in the period are multiples of 15 minutes, which
- *   SLOTS_ALIGNED checks; otherwise the report reads the orders.
+ *   BOUNDS_SQL checks (`aligned`); otherwise the report reads the orders.
  * - report_sales_days, report_item_days, report_option_days: per business
  *   and UTC day. The UTC days wholly inside the period come from these; the
  *   two partial days at the period's edges (local midnight is rarely UTC
@@ -18,8 +18,13 @@
  * both and costs least at any estimated row count; the edges are two range
  * scans of orders_business_created_idx, each under a day long, joined to
  * their lines through order_lines_order_position_key, as in the raw
- * queries. A year is at most 35,136 slot rows and 366 day rows per
- * (processor, fulfilment type) or item, whatever the number of orders.
+ * queries, with their bounds as parameter values (so an analysed table
+ * estimates them as the few hundred orders they are, not as a share of
+ * the business's orders). A year is at most 35,136 slot rows and 366 day
+ * rows per (processor, fulfilment type) or item, whatever the number of
+ * orders. With statistics, a business owning most of a rollup table may
+ * get a sequential scan of it instead: the planner takes it only where it
+ * estimates it cheaper.
  */
 import { GroupBy } from './dto/report-query.dto';
 import {
