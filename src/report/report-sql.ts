@@ -5,6 +5,7 @@
  * timestamptz)` all speak the business's local time, daylight saving
  * included, and nothing is left behind on the pooled connection.
  */
+import { GroupBy } from './dto/report-query.dto';
 
 /** Statuses that count as a sale; pending ones are open, rejected and cancelled ones lost. */
 export const SALE_STATUSES = ['accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'];
@@ -32,3 +33,26 @@ export const NOT_DELIVERY_LINE = `lower(btrim(COALESCE(l.category, ''))) <> 'del
 export function sqlList(values: readonly string[]): string {
   return values.map((value) => `'${value.replace(/'/g, "''")}'`).join(', ');
 }
+
+/**
+ * The key of the bucket of the instant `at` (an order's placement, or the
+ * start of a 15-minute slot), in the session's (the business's) time zone:
+ * a date or a number, cheap to compute per row; its text is written once
+ * per bucket (KEY_TEXT).
+ */
+export function bucketKey(at: string): Record<GroupBy, string> {
+  return {
+    day: `${at}::date`,
+    // Whole hours since the period began: a day with a clock change has 23 or 25 of them.
+    hour: `floor((extract(epoch FROM ${at}) - extract(epoch FROM ${PERIOD_START})) / 3600)::int`,
+    weekday: `extract(isodow FROM ${at})::int`,
+    month: `date_trunc('month', ${at})`,
+  };
+}
+
+export const KEY_TEXT: Record<GroupBy, string> = {
+  day: `to_char(s.k, 'YYYY-MM-DD')`,
+  hour: 's.k::text',
+  weekday: 's.k::text',
+  month: `to_char(s.k, 'YYYY-MM')`,
+};
