@@ -93,6 +93,29 @@ describe('stored storefront documents', () => {
         expect(titles(changed)).toEqual(['Akara, hot']);
       });
 
+      it('gives readers arriving together one answer, and every read after a write the new one', async () => {
+        const catalog = await newCatalog(t, owner, { items: [{ title_name: 'Moi moi' }] });
+        const together = await Promise.all(
+          Array.from({ length: 20 }, () => getStorefront(t, catalog)),
+        );
+        expect(new Set(together.map((res) => res.headers.etag)).size).toBe(1);
+        for (const res of together) expect(titles(res)).toEqual(['Moi moi']);
+
+        expectOk(
+          await t.http
+            .put(entityPath(t, 'business_menu_item', catalog.items[0].uuid))
+            .set(owner.headers)
+            .send({ title_name: 'Moi moi, two' }),
+        );
+        const after = await Promise.all(
+          Array.from({ length: 20 }, () => getStorefront(t, catalog)),
+        );
+        for (const res of after) {
+          expect(titles(res)).toEqual(['Moi moi, two']);
+          expect(res.headers.etag).not.toBe(together[0].headers.etag);
+        }
+      });
+
       it('sends the same answer plain and gzipped', async () => {
         const catalog = await newCatalog(t, owner, { items: [{ title_name: 'Ẹ̀fọ́ riro' }, {}] });
         const plain = await getStorefront(t, catalog, { 'accept-encoding': 'identity' });

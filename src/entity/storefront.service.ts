@@ -88,6 +88,10 @@ export class StorefrontService {
   private readonly refreshing = new Set<string>();
   /** The last answer of each storefront, used once the database confirms its ETag. */
   private readonly held = new HeldAnswers();
+  /** Answers being made in this process by cache key. */
+  private readonly answering = new Map<string, Promise<StorefrontAnswer>>();
+  /** Plain bodies being inflated, by answer. */
+  private readonly inflating = new WeakMap<StorefrontAnswer, Promise<void>>();
 
   constructor(
     private readonly types: EntityTypeRegistry,
@@ -189,24 +193,70 @@ export class StorefrontService {
     }
     // The current ETag first, without the document's bytes: a client that holds
     // the answer gets 304, and an answer this process holds is sent as it is.
-    const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, NEITHER);
-    if (stored) {
-      const { etag } = answerOf(stored.document, this.answerTimeFields(stored.document));
-      if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
-      const held = this.held.get(key, etag);
-      if (held) {
-        if (!request.gzip) await this.withPlainBody(held);
-        return held;
-      }
+    const current = await this.currentOrHeld(key, businessMetaKey, menuMetaKey, request);
+    if (current) return current;
+    const running = this.answering.get(key);
+    if (running) {
+      // Readers that miss together wait for one answer instead of each making
+      // (and inflating) their own, then ask the database again: the running
+      // answer may predate a write this reader must see.
+      await running.catch(() => undefined);
+      const after = await this.currentOrHeld(key, businessMetaKey, menuMetaKey, request);
+      if (after) return after;
     }
-    const answer = await this.answer(key, businessMetaKey, menuMetaKey);
+    const answer = await this.sharedAnswer(key, businessMetaKey, menuMetaKey);
     if (!request.gzip) await this.withPlainBody(answer);
     return answer;
   }
 
-  /** Adds the plain bytes to an answer that has only its gzip form (once: a cached answer keeps them). */
-  private async withPlainBody(answer: StorefrontAnswer): Promise<void> {
-    if (!answer.body && answer.gzipped) answer.body = await gunzipAsync(answer.gzipped);
+  /** 304 for the current ETag, or the held answer when it is still the current one. */
+  private async currentOrHeld(
+    key: string,
+    businessMetaKey: string,
+    menuMetaKey: string,
+    request: StorefrontRequest,
+  ): Promise<StorefrontReply | undefined> {
+    const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, NEITHER);
+    if (!stored) return undefined;
+    const { etag } = answerOf(stored.document, this.answerTimeFields(stored.document));
+    if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
+    const held = this.held.get(key, etag);
+    if (!held) return undefined;
+    if (!request.gzip) await this.withPlainBody(held);
+    return held;
+  }
+
+  private sharedAnswer(
+    key: string,
+    businessMetaKey: string,
+    menuMetaKey: string,
+  ): Promise<StorefrontAnswer> {
+    const answer = this.answer(key, businessMetaKey, menuMetaKey);
+    this.answering.set(key, answer);
+    const forget = () => {
+      if (this.answering.get(key) === answer) this.answering.delete(key);
+    };
+    answer.then(forget, forget);
+    return answer;
+  }
+
+  /**
+   * Adds the plain bytes to an answer that has only its gzip form, once: a
+   * kept answer keeps them, and readers asking at the same time share one
+   * inflation.
+   */
+  private withPlainBody(answer: StorefrontAnswer): Promise<void> {
+    if (answer.body || !answer.gzipped) return Promise.resolve();
+    let inflating = this.inflating.get(answer);
+    if (!inflating) {
+      inflating = gunzipAsync(answer.gzipped).then((body) => {
+        answer.body = body;
+      });
+      this.inflating.set(answer, inflating);
+      const forget = () => this.inflating.delete(answer);
+      inflating.then(forget, forget);
+    }
+    return inflating;
   }
 
   /** Reads (or builds) the document, adds the answer-time fields, and keeps the answer in the cache. */
