@@ -37,6 +37,11 @@ export class HeldAnswers {
     return held.answer;
   }
 
+  /** Whether an answer of `key` is held, whatever its ETag. */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   /** Holds `answer` for `key` in place of any older one; `bytes` counts both of its forms. */
   hold(key: string, answer: StorefrontAnswer, bytes: number): void {
     this.drop(key);

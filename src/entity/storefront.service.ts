@@ -191,10 +191,13 @@ export class StorefrontService {
         return hit.value;
       }
     }
-    // The current ETag first, without the document's bytes: a client that holds
-    // the answer gets 304, and an answer this process holds is sent as it is.
-    const current = await this.currentOrHeld(key, businessMetaKey, menuMetaKey, request);
-    if (current) return current;
+    // The current ETag first, without the document's bytes, when it can save
+    // them: a client that holds the answer gets 304, and an answer this process
+    // holds is sent as it is. Otherwise the document is read at once.
+    if (request.ifNoneMatch || this.held.has(key)) {
+      const current = await this.currentOrHeld(key, businessMetaKey, menuMetaKey, request);
+      if (current) return current;
+    }
     const running = this.answering.get(key);
     if (running) {
       // Readers that miss together wait for one answer instead of each making
