@@ -9,6 +9,7 @@ import { GroupBy } from './dto/report-query.dto';
 import {
   bucketKey,
   IN_PERIOD,
+  ITEMS_ANSWER,
   KEY_TEXT,
   LOST_STATUSES,
   NOT_DELIVERY_LINE,
@@ -112,16 +113,4 @@ export const RAW_ITEMS_SQL = `
      CROSS JOIN LATERAL jsonb_array_elements(
              CASE WHEN jsonb_typeof(k.options) = 'array' THEN k.options ELSE '[]'::jsonb END) AS opt
      GROUP BY k.item_uuid, opt->>'group', opt->>'option'
-  ), options AS (
-    SELECT item_uuid, json_agg(json_build_object('group', "group", 'option', option,
-                                 'option_title', option_title, 'count', count)
-                                 ORDER BY count DESC, "group", option) AS options
-      FROM chosen
-     GROUP BY item_uuid
-  )
-  SELECT t.item_uuid::text AS item_uuid, n.title_name, t.quantity::text AS quantity,
-         t.revenue::text AS revenue, t.orders, COALESCE(c.options, '[]'::json) AS options
-    FROM top t
-    JOIN titles n ON n.item_uuid = t.item_uuid
-    LEFT JOIN options c ON c.item_uuid = t.item_uuid
-   ORDER BY t.revenue DESC, t.quantity DESC, t.item_uuid`;
+  ), ${ITEMS_ANSWER}`;

@@ -29,6 +29,7 @@
 import { GroupBy } from './dto/report-query.dto';
 import {
   bucketKey,
+  ITEMS_ANSWER,
   KEY_TEXT,
   NOT_DELIVERY_LINE,
   PERIOD_END,
@@ -222,16 +223,4 @@ export const ROLLUP_ITEMS_SQL = `
       FROM period_options p
       JOIN top t ON t.item_uuid = p.item_uuid
      GROUP BY p.item_uuid, p."group", p.option
-  ), options AS (
-    SELECT item_uuid, json_agg(json_build_object('group', "group", 'option', option,
-                                 'option_title', option_title, 'count', count)
-                                 ORDER BY count DESC, "group", option) AS options
-      FROM chosen
-     GROUP BY item_uuid
-  )
-  SELECT t.item_uuid::text AS item_uuid, n.title_name, t.quantity::text AS quantity,
-         t.revenue::text AS revenue, t.orders, COALESCE(c.options, '[]'::json) AS options
-    FROM top t
-    JOIN titles n ON n.item_uuid = t.item_uuid
-    LEFT JOIN options c ON c.item_uuid = t.item_uuid
-   ORDER BY t.revenue DESC, t.quantity DESC, t.item_uuid`;
+  ), ${ITEMS_ANSWER}`;

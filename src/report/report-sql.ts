@@ -56,3 +56,24 @@ export const KEY_TEXT: Record<GroupBy, string> = {
   weekday: 's.k::text',
   month: `to_char(s.k, 'YYYY-MM')`,
 };
+
+/**
+ * The end of both items queries (over the rollups and over the orders): the
+ * options of each top item as JSON, most chosen first, and the rows in the
+ * report's order, by revenue, then quantity, then item. Expects CTEs `top`
+ * (item_uuid, quantity, revenue, orders), `titles` (item_uuid, title_name)
+ * and `chosen` (item_uuid, group, option, option_title, count).
+ */
+export const ITEMS_ANSWER = `options AS (
+    SELECT item_uuid, json_agg(json_build_object('group', "group", 'option', option,
+                                 'option_title', option_title, 'count', count)
+                                 ORDER BY count DESC, "group", option) AS options
+      FROM chosen
+     GROUP BY item_uuid
+  )
+  SELECT t.item_uuid::text AS item_uuid, n.title_name, t.quantity::text AS quantity,
+         t.revenue::text AS revenue, t.orders, COALESCE(c.options, '[]'::json) AS options
+    FROM top t
+    JOIN titles n ON n.item_uuid = t.item_uuid
+    LEFT JOIN options c ON c.item_uuid = t.item_uuid
+   ORDER BY t.revenue DESC, t.quantity DESC, t.item_uuid`;
