@@ -16,6 +16,7 @@ import {
   OPEN_STATUSES,
   SALE_STATUSES,
   sqlList,
+  moneyFigures,
 } from './report-sql';
 
 const money = (column: string) =>
@@ -40,14 +41,7 @@ export function rawFiguresSql(groupBy: GroupBy): string {
              AS open_orders,
            COALESCE(sum(s.n) FILTER (WHERE s.status IN (${sqlList(LOST_STATUSES)})), 0)::int
              AS lost_orders,
-           ${money('items_subtotal')} AS items_subtotal,
-           ${money('discount')} AS discount,
-           ${money('service_charge')} AS service_charge,
-           ${money('tax')} AS tax,
-           ${money('tip')} AS tip,
-           ${money('delivery_fee')} AS delivery_fee,
-           ${money('amount')} AS total,
-           ${money('amount_refunded')} AS refunded,
+           ${moneyFigures(money)},
            COALESCE(sum(s.amount - s.amount_refunded) FILTER (WHERE s.sale), 0)::numeric(20,2) AS net,
            COALESCE(round(sum(s.amount) FILTER (WHERE s.sale)
                           / NULLIF(sum(s.n) FILTER (WHERE s.sale), 0), 2), 0)::numeric(20,2)

@@ -36,6 +36,7 @@ import {
   PERIOD_START,
   SALE_STATUSES,
   sqlList,
+  moneyFigures,
 } from './report-sql';
 
 /** Moves the business's pending deltas into its rollups, in the report's own transaction. */
@@ -131,14 +132,7 @@ const FIGURES = `
   COALESCE(sum(s.sale_orders), 0)::int AS orders,
   COALESCE(sum(s.open_orders), 0)::int AS open_orders,
   COALESCE(sum(s.lost_orders), 0)::int AS lost_orders,
-  ${money('items_subtotal')} AS items_subtotal,
-  ${money('discount')} AS discount,
-  ${money('service_charge')} AS service_charge,
-  ${money('tax')} AS tax,
-  ${money('tip')} AS tip,
-  ${money('delivery_fee')} AS delivery_fee,
-  ${money('amount')} AS total,
-  ${money('amount_refunded')} AS refunded,
+  ${moneyFigures(money)},
   COALESCE(sum(s.amount) - sum(s.amount_refunded), 0)::numeric(20,2) AS net,
   COALESCE(round(sum(s.amount) / NULLIF(sum(s.sale_orders), 0), 2), 0)::numeric(20,2)
     AS average_order`;

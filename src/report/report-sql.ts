@@ -77,3 +77,20 @@ export const ITEMS_ANSWER = `options AS (
     JOIN titles n ON n.item_uuid = t.item_uuid
     LEFT JOIN options c ON c.item_uuid = t.item_uuid
    ORDER BY t.revenue DESC, t.quantity DESC, t.item_uuid`;
+
+/** The money figures of a report row: the orders' column summed, and the answer's field. */
+const MONEY_FIGURES: ReadonlyArray<[column: string, field: string]> = [
+  ['items_subtotal', 'items_subtotal'],
+  ['discount', 'discount'],
+  ['service_charge', 'service_charge'],
+  ['tax', 'tax'],
+  ['tip', 'tip'],
+  ['delivery_fee', 'delivery_fee'],
+  ['amount', 'total'],
+  ['amount_refunded', 'refunded'],
+];
+
+/** The select list of the money figures, each column summed by `sum`. */
+export function moneyFigures(sum: (column: string) => string): string {
+  return MONEY_FIGURES.map(([column, field]) => `${sum(column)} AS ${field}`).join(',\n');
+}
