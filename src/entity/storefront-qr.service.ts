@@ -5,8 +5,7 @@ import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { QR_DEFAULT_SIZE } from './dto/storefront-qr-query.dto';
-import { StorefrontRepository } from './storefront.repository';
-import { EntityTypeRegistry } from './entity-types';
+import { StorefrontService } from './storefront.service';
 import { EntityRecord } from './entity-record.entity';
 import { parseTableList } from './domain/table-list';
 import { qrSheetPdf } from './storefront-qr-sheet';
@@ -37,8 +36,7 @@ function tableUrl(url: string, table: string): string {
 export class StorefrontQrService {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    private readonly types: EntityTypeRegistry,
-    private readonly repository: StorefrontRepository,
+    private readonly storefronts: StorefrontService,
   ) {}
 
   async storefrontUrl(
@@ -54,18 +52,9 @@ export class StorefrontQrService {
     businessMetaKey: string,
     menuMetaKey: string,
   ): Promise<{ url: string; business: EntityRecord; menu: EntityRecord }> {
-    const business = await this.repository.findPublicTopByMetaKey(
-      this.types.of('business'),
-      businessMetaKey,
-    );
-    const menu = business
-      ? await this.repository.findPublicChildByMetaKey(
-          this.types.of('business_menu'),
-          business.uuid,
-          menuMetaKey,
-        )
-      : null;
-    if (!business?.metaKey || !menu?.metaKey) {
+    const { business, menu } = await this.storefronts.publicMenu(businessMetaKey, menuMetaKey);
+    // Found by their meta_keys, so both have one; the check only tells the compiler.
+    if (!business.metaKey || !menu.metaKey) {
       throw ApiError.notFound('This business has no public menu with this meta_key.');
     }
     // The stored meta_keys, so every spelling of the address prints the same code.
