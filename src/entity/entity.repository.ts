@@ -17,6 +17,8 @@ import {
 } from './entity-sql';
 import { EntityRecord } from './entity-record.entity';
 import { EntityType } from './entity-types';
+import { CoalescedReads } from '../database/coalesced-reads';
+import { isUuid } from '../common/uuid';
 
 /**
  * XOR of a 64-bit hash of each record's uuid seeded with its updated_at, as
@@ -36,6 +38,11 @@ function childrenVersion(uuid: string): string {
 /** Writes, lists and single reads of the entities table, as the owner and the API see them. */
 @Injectable()
 export class EntityRepository {
+  /** Conditional list reads that arrive together share one statement (see CoalescedReads). */
+  private readonly childrenVersions = new CoalescedReads((parents) =>
+    this.readChildrenVersions(parents),
+  );
+
   constructor(private readonly dataSource: DataSource) {}
 
   private rows(
@@ -119,11 +126,17 @@ export class EntityRepository {
    * shows sets a new one in the writer's transaction. One primary-key read.
    */
   async childrenVersion(parentUuid: string): Promise<string> {
-    const [row]: Array<{ version: string }> = await this.dataSource.query(
-      `SELECT ${childrenVersion('$1')} AS version`,
-      [parentUuid],
+    if (!isUuid(parentUuid)) return '0';
+    return (await this.childrenVersions.read(parentUuid.toLowerCase())) ?? '0';
+  }
+
+  private async readChildrenVersions(parents: string[]): Promise<Map<string, string>> {
+    const rows: Array<{ parent_uuid: string; version: string }> = await this.dataSource.query(
+      `SELECT parent_uuid::text AS parent_uuid, version::text AS version
+         FROM entity_children_versions WHERE parent_uuid = ANY($1::uuid[])`,
+      [parents],
     );
-    return row.version;
+    return new Map(rows.map((row) => [row.parent_uuid, row.version]));
   }
 
   /**

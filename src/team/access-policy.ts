@@ -6,6 +6,7 @@ import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { BusinessAction, BusinessRole, ROLE_ACTIONS, roleAllows } from './access';
 import { isUuid } from '../common/uuid';
+import { CoalescedReads } from '../database/coalesced-reads';
 
 export interface RequireAccessOptions {
   /**
@@ -29,6 +30,8 @@ export interface RequireAccessOptions {
 @Injectable()
 export class AccessPolicy {
   private readonly businessType: string;
+  /** memberBusinesses outside a transaction, by action. */
+  private readonly memberReads = new Map<BusinessAction, CoalescedReads<Set<string>>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -144,20 +147,25 @@ export class AccessPolicy {
   /**
    * The businesses whose owner the user is not but whose active member they
    * are with a role that allows `action` (their own businesses are found
-   * through `owned_by`).
+   * through `owned_by`). Outside a transaction, the requests that ask at the
+   * same moment share one statement, each still sent after it asked.
    */
   async memberBusinesses(
     userUuid: string,
     action: BusinessAction,
-    manager: EntityManager = this.dataSource.manager,
+    manager?: EntityManager,
   ): Promise<string[]> {
-    const roles = (['manager', 'staff'] as const).filter((role) => roleAllows(role, action));
-    if (roles.length === 0 || !isUuid(userUuid)) return [];
-    const rows: Array<{ business_uuid: string }> = await manager.query(
-      `SELECT m.business_uuid::text AS business_uuid FROM business_members m
-        WHERE m.user_uuid = $1 AND m.status = 'active' AND m.role = ANY($2::text[])`,
-      [userUuid, roles],
-    );
-    return rows.map((row) => row.business_uuid);
+    if (!isUuid(userUuid)) return [];
+    const user = userUuid.toLowerCase();
+    if (manager) {
+      const found = await this.memberBusinessesOf([user], action, manager);
+      return [...(found.get(user) ?? [])];
+    }
+    let reads = this.memberReads.get(action);
+    if (!reads) {
+      reads = new CoalescedReads((users) => this.memberBusinessesOf(users, action));
+      this.memberReads.set(action, reads);
+    }
+    return [...((await reads.read(user)) ?? [])];
   }
 }
