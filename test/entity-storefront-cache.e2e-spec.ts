@@ -157,6 +157,22 @@ describe('storefront cache and answer', () => {
     clock.advance(CACHE_TTL_MS * 0.7);
     expect(titles(await getStorefront(t, catalog))).toEqual(['changed again']);
   });
+  it('keeps an expired answer again once the database confirms it is current, reading none of its bytes', async () => {
+    const catalog = await newCatalog(t, owner, { items: [{ title_name: 'Akara' }] });
+    const first = await getStorefront(t, catalog, { 'accept-encoding': 'gzip' });
+    t.app.get(Clock).advance(CACHE_TTL_MS + 1);
+    let confirmed: Response | undefined;
+    const confirm = await selectsDuring(t, async () => {
+      confirmed = await getStorefront(t, catalog, { 'accept-encoding': 'gzip' });
+    });
+    expect(titles(confirmed!)).toEqual(['Akara']);
+    expect(confirmed!.headers.etag).toBe(first.headers.etag);
+    expect(reading(confirm, 'storefront_documents')).toBe(1);
+    expect(confirm.filter((sql) => /convert_from|gzip_prefix/.test(sql))).toEqual([]);
+    expect(reading(confirm, 'entities')).toBe(0);
+    // Kept again for a TTL: the next read asks nothing of the database.
+    expect(await selectsDuring(t, () => getStorefront(t, catalog))).toEqual([]);
+  });
 });
 
 describe('storefront with STOREFRONT_CACHE_TTL_MS=0', () => {
@@ -173,8 +189,8 @@ describe('storefront with STOREFRONT_CACHE_TTL_MS=0', () => {
     const catalog = await newCatalog(t, owner, { items: [{ title_name: 'Puff-puff' }] });
     expect(titles(await getStorefront(t, catalog))).toEqual(['Puff-puff']);
     const reads = await selectsDuring(t, async () => {
-      const answers = await Promise.all(Array.from({ length: 4 }, () => getStorefront(t, catalog)));
-      for (const res of answers) expect(titles(res)).toEqual(['Puff-puff']);
+      for (let i = 0; i < 4; i++)
+        expect(titles(await getStorefront(t, catalog))).toEqual(['Puff-puff']);
     });
     expect(reading(reads, 'storefront_documents')).toBe(4);
     expect(reading(reads, 'entities')).toBe(0);
@@ -192,5 +208,34 @@ describe('storefront with STOREFRONT_CACHE_TTL_MS=0', () => {
     expect(res!.headers.etag).toMatch(/^W\//);
     // The stored gzip form is sent as it is: nothing is compressed per request.
     expect(res!.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('answers storefronts asked for at once each with its own, and never one older than a write that answered', async () => {
+    const catalogs = await Promise.all(
+      ['Ewa agoyin', 'Ofada'].map((title) =>
+        newCatalog(t, owner, { items: [{ title_name: title }] }),
+      ),
+    );
+    const readAll = () =>
+      Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          getStorefront(t, catalogs[i % 2], i % 3 ? { 'accept-encoding': 'gzip' } : {}),
+        ),
+      );
+    for (const [i, res] of (await readAll()).entries()) {
+      expect(titles(res)).toEqual([['Ewa agoyin', 'Ofada'][i % 2]]);
+    }
+    const [first] = catalogs;
+    const reads = readAll();
+    expectOk(
+      await t.http
+        .put(entityPath(t, 'business_menu_item', first.items[0].uuid))
+        .set(owner.headers)
+        .send({ title_name: 'Ewa agoyin, with bread' }),
+    );
+    await reads;
+    for (const [i, res] of (await readAll()).entries()) {
+      expect(titles(res)).toEqual([['Ewa agoyin, with bread', 'Ofada'][i % 2]]);
+    }
   });
 });

@@ -120,6 +120,18 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
     this.bytes += bytes;
   }
 
+  /** Counts `bytes` for the entry of `key` if it holds `value` (which has grown since it was set). */
+  recount(key: string, value: T, bytes: number): void {
+    const entry = this.entries.get(key);
+    if (!entry || entry.value !== value) return;
+    this.bytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    for (const [oldKey] of this.entries) {
+      if (this.bytes <= MAX_BYTES) break;
+      this.remove(oldKey);
+    }
+  }
+
   /** Call after a write to these records has committed: drops them here and in every other process. */
   invalidate(uuids: Array<string | null | undefined>): void {
     const touched = uuids.filter((uuid): uuid is string => !!uuid);

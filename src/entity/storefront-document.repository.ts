@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { CoalescedReads } from '../database/coalesced-reads';
 import { StorefrontAnswerInputs, StorefrontDocument } from './storefront-document';
 
 /** Which stored forms of a document a read fetches (a 304 check fetches neither). */
 export interface DocumentForms {
   plain: boolean;
   gzip: boolean;
+}
+
+/** What a fresh stored document's answer ETag is made of, read without any of its bytes. */
+export interface StoredEtag {
+  etag: string;
+  answerInputs: StorefrontAnswerInputs;
+  businessUuid: string;
+  menuUuid: string;
 }
 
 export interface StoredDocument {
@@ -26,6 +35,31 @@ const READ_SQL = `
    WHERE business_key = lower($1) AND menu_key = lower($2)`;
 
 /**
+ * The ETag parts of the fresh stored documents of several URLs at once
+ * (`$1` and `$2` are the pairs of meta_keys); a URL with no fresh document
+ * has no row. Each pair is one primary-key read (the LIMIT keeps it
+ * apart, whatever the planner knows of the table).
+ */
+const READ_ETAGS_SQL = `
+  SELECT k.b AS business_key, k.m AS menu_key, d.etag, d.answer_inputs,
+         d.business_uuid::text AS business_uuid, d.menu_uuid::text AS menu_uuid
+    FROM unnest($1::text[], $2::text[]) AS k(b, m)
+   CROSS JOIN LATERAL (
+     SELECT etag, answer_inputs, business_uuid, menu_uuid FROM storefront_documents
+      WHERE business_key = lower(k.b) AND menu_key = lower(k.m)
+        AND version = built_version AND body IS NOT NULL
+      LIMIT 1) d`;
+
+interface StoredEtagRow {
+  business_key: string;
+  menu_key: string;
+  etag: string;
+  answer_inputs: StorefrontAnswerInputs;
+  business_uuid: string;
+  menu_uuid: string;
+}
+
+/**
  * All SQL of the storefront_documents table: the finished storefront per
  * storefront URL (keyed by the two meta_keys in lower case). A trigger on
  * the entities table marks a row stale in the transaction of every write to
@@ -34,7 +68,37 @@ const READ_SQL = `
  */
 @Injectable()
 export class StorefrontDocumentRepository {
+  /** ETag checks that arrive together share one statement (see CoalescedReads). */
+  private readonly etagReads = new CoalescedReads((keys) => this.readEtags(keys));
+
   constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * What the current answer's ETag is made of, when the stored document is
+   * fresh; null when there is none or it is stale. Reads no bytes of it.
+   */
+  async readEtag(businessMetaKey: string, menuMetaKey: string): Promise<StoredEtag | null> {
+    return (await this.etagReads.read(JSON.stringify([businessMetaKey, menuMetaKey]))) ?? null;
+  }
+
+  private async readEtags(keys: string[]): Promise<Map<string, StoredEtag>> {
+    const pairs = keys.map((key) => JSON.parse(key) as [string, string]);
+    const rows: Array<StoredEtagRow> = await this.dataSource.query(READ_ETAGS_SQL, [
+      pairs.map((pair) => pair[0]),
+      pairs.map((pair) => pair[1]),
+    ]);
+    return new Map(
+      rows.map((row) => [
+        JSON.stringify([row.business_key, row.menu_key]),
+        {
+          etag: row.etag,
+          answerInputs: row.answer_inputs,
+          businessUuid: row.business_uuid,
+          menuUuid: row.menu_uuid,
+        },
+      ]),
+    );
+  }
 
   /** The stored document when it is fresh; null when there is none or it is stale. */
   async readFresh(

@@ -50,6 +50,11 @@ export interface StorefrontAnswer {
   validUntilMs: number | null;
 }
 
+/** The bytes an answer holds in the forms it has now. */
+export function answerBytes(answer: StorefrontAnswer): number {
+  return (answer.gzipped?.length ?? 0) + (answer.body?.length ?? 0);
+}
+
 /** The fields added to `data` at answer time, and until when they hold. */
 export interface AnswerTimeFields {
   fields: Record<string, unknown>;
@@ -115,6 +120,12 @@ function compressedTail(tail: Buffer): Buffer {
   return compressed;
 }
 
+/** The ETag of the answer of a stored document whose ETag is `storedEtag`, with these answer-time fields. */
+export function answerEtag(storedEtag: string, time: AnswerTimeFields): string {
+  if (Object.keys(time.fields).length === 0) return storedEtag;
+  return weakEtag(`${storedEtag}${JSON.stringify(time.fields)}`);
+}
+
 /** gzip member header: deflate, no name, no time, unknown OS. */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 0xff]);
 
@@ -132,7 +143,7 @@ export function answerOf(document: StorefrontDocument, time: AnswerTimeFields): 
     ? Buffer.concat([Buffer.from(`,${fieldsJson.slice(1, -1)}`), document.suffix])
     : document.suffix;
   const answer: StorefrontAnswer = {
-    etag: fieldsJson ? weakEtag(`${document.etag}${fieldsJson}`) : document.etag,
+    etag: answerEtag(document.etag, time),
     validUntilMs: time.validUntilMs,
   };
   if (!fieldsJson && document.body) answer.body = document.body;

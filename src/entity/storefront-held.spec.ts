@@ -9,7 +9,7 @@ describe('HeldAnswers', () => {
   it('gives an answer back only under the ETag it was held with', () => {
     const held = new HeldAnswers(100);
     held.hold('a', answer('W/"1"'), 10);
-    expect(held.get('a', 'W/"1"')?.etag).toBe('W/"1"');
+    expect(held.get('a', 'W/"1"')?.answer.etag).toBe('W/"1"');
     expect(held.get('a', 'W/"2"')).toBeUndefined();
     expect(held.get('b', 'W/"1"')).toBeUndefined();
   });

@@ -1,4 +1,8 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { StorefrontAnswer } from './storefront-document';
+
+const gunzipAsync = promisify(gunzip);
 
 /**
  * The bytes all held answers may take together. The largest storefront (1000
@@ -6,7 +10,7 @@ import { StorefrontAnswer } from './storefront-document';
  */
 const MAX_BYTES = 16 * 1024 * 1024;
 
-interface Held {
+export interface Held {
   answer: StorefrontAnswer;
   bytes: number;
 }
@@ -27,14 +31,14 @@ export class HeldAnswers {
 
   constructor(private readonly maxBytes = MAX_BYTES) {}
 
-  /** The held answer of `key` if its ETag is `etag`. */
-  get(key: string, etag: string): StorefrontAnswer | undefined {
+  /** The held answer of `key` if its ETag is `etag`, with the bytes it holds. */
+  get(key: string, etag: string): Held | undefined {
     const held = this.entries.get(key);
     if (!held || held.answer.etag !== etag) return undefined;
     // Most recently used last.
     this.entries.delete(key);
     this.entries.set(key, held);
-    return held.answer;
+    return held;
   }
 
   /** Whether an answer of `key` is held, whatever its ETag. */
@@ -48,6 +52,19 @@ export class HeldAnswers {
     if (bytes > this.maxBytes) return;
     this.entries.set(key, { answer, bytes });
     this.bytes += bytes;
+    this.trim();
+  }
+
+  /** Counts `bytes` for the held answer of `key` if it is `answer` (its plain form was added). */
+  recount(key: string, answer: StorefrontAnswer, bytes: number): void {
+    const held = this.entries.get(key);
+    if (!held || held.answer !== answer) return;
+    this.bytes += bytes - held.bytes;
+    held.bytes = bytes;
+    this.trim();
+  }
+
+  private trim(): void {
     for (const [oldest, held] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldest);
@@ -64,5 +81,30 @@ export class HeldAnswers {
 
   get size(): number {
     return this.entries.size;
+  }
+}
+
+/**
+ * Inflates the plain form of answers read in their gzip form only, for the
+ * clients that do not accept gzip: once per answer, on the thread pool,
+ * and readers asking at the same time share one inflation.
+ */
+export class PlainBodies {
+  private readonly inflating = new WeakMap<StorefrontAnswer, Promise<void>>();
+
+  /** Adds `answer.body` if it lacks it; true when it was added by this call or one it joined. */
+  async add(answer: StorefrontAnswer): Promise<boolean> {
+    if (answer.body || !answer.gzipped) return false;
+    let inflating = this.inflating.get(answer);
+    if (!inflating) {
+      inflating = gunzipAsync(answer.gzipped).then((body) => {
+        answer.body = body;
+      });
+      this.inflating.set(answer, inflating);
+      const forget = () => this.inflating.delete(answer);
+      inflating.then(forget, forget);
+    }
+    await inflating;
+    return true;
   }
 }

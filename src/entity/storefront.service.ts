@@ -1,6 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
@@ -12,14 +10,15 @@ import { EntityRecord } from './entity-record.entity';
 import { StorefrontRepository } from './storefront.repository';
 import { EntityTypeRegistry } from './entity-types';
 import { StorefrontCache } from './storefront-cache';
-import { HeldAnswers } from './storefront-held';
+import { HeldAnswers, PlainBodies } from './storefront-held';
 import {
   AnswerTimeFields,
+  answerBytes,
+  answerEtag,
   answerOf,
   makeDocument,
   StorefrontAnswer,
   StorefrontAnswerInputs,
-  StorefrontDocument,
 } from './storefront-document';
 import {
   DocumentForms,
@@ -47,8 +46,6 @@ export type StorefrontReply = { notModified: true; etag: string } | StorefrontAn
  * inflated on the thread pool.
  */
 const GZIP_ONLY: DocumentForms = { plain: false, gzip: true };
-const NEITHER: DocumentForms = { plain: false, gzip: false };
-const gunzipAsync = promisify(gunzip);
 
 /** Whether a business takes orders now, and when that changes, as the storefront and placement tell it. */
 export interface BusinessOpenState extends OpenState {
@@ -90,8 +87,7 @@ export class StorefrontService {
   private readonly held = new HeldAnswers();
   /** Answers being made in this process by cache key. */
   private readonly answering = new Map<string, Promise<StorefrontAnswer>>();
-  /** Plain bodies being inflated, by answer. */
-  private readonly inflating = new WeakMap<StorefrontAnswer, Promise<void>>();
+  private readonly plainBodies = new PlainBodies();
 
   constructor(
     private readonly types: EntityTypeRegistry,
@@ -187,7 +183,7 @@ export class StorefrontService {
         if (matchesEtag(request.ifNoneMatch, hit.value.etag)) {
           return { notModified: true, etag: hit.value.etag };
         }
-        if (!request.gzip) await this.withPlainBody(hit.value);
+        if (!request.gzip) await this.withPlainBody(key, hit.value);
         return hit.value;
       }
     }
@@ -208,25 +204,31 @@ export class StorefrontService {
       if (after) return after;
     }
     const answer = await this.sharedAnswer(key, businessMetaKey, menuMetaKey);
-    if (!request.gzip) await this.withPlainBody(answer);
+    if (!request.gzip) await this.withPlainBody(key, answer);
     return answer;
   }
 
-  /** 304 for the current ETag, or the held answer when it is still the current one. */
+  /**
+   * 304 for the current ETag, or the held answer when it is still the
+   * current one (kept in the cache again: the database has just confirmed it).
+   */
   private async currentOrHeld(
     key: string,
     businessMetaKey: string,
     menuMetaKey: string,
     request: StorefrontRequest,
   ): Promise<StorefrontReply | undefined> {
-    const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, NEITHER);
+    const mark = this.cache.mark();
+    const stored = await this.documents.readEtag(businessMetaKey, menuMetaKey);
     if (!stored) return undefined;
-    const { etag } = answerOf(stored.document, this.answerTimeFields(stored.document));
+    const etag = answerEtag(stored.etag, this.answerTimeFields(stored.answerInputs));
     if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
     const held = this.held.get(key, etag);
     if (!held) return undefined;
-    if (!request.gzip) await this.withPlainBody(held);
-    return held;
+    const refs = [stored.businessUuid, stored.menuUuid];
+    this.cache.set(key, held.answer, refs, mark, held.answer.validUntilMs, held.bytes);
+    if (!request.gzip) await this.withPlainBody(key, held.answer);
+    return held.answer;
   }
 
   private sharedAnswer(
@@ -244,22 +246,15 @@ export class StorefrontService {
   }
 
   /**
-   * Adds the plain bytes to an answer that has only its gzip form, once: a
-   * kept answer keeps them, and readers asking at the same time share one
-   * inflation.
+   * Adds the plain bytes to an answer that has only its gzip form (once:
+   * readers asking at the same time share one inflation), and counts them
+   * where the answer is kept.
    */
-  private withPlainBody(answer: StorefrontAnswer): Promise<void> {
-    if (answer.body || !answer.gzipped) return Promise.resolve();
-    let inflating = this.inflating.get(answer);
-    if (!inflating) {
-      inflating = gunzipAsync(answer.gzipped).then((body) => {
-        answer.body = body;
-      });
-      this.inflating.set(answer, inflating);
-      const forget = () => this.inflating.delete(answer);
-      inflating.then(forget, forget);
-    }
-    return inflating;
+  private async withPlainBody(key: string, answer: StorefrontAnswer): Promise<void> {
+    if (!(await this.plainBodies.add(answer))) return;
+    const bytes = answerBytes(answer);
+    this.cache.recount(key, answer, bytes);
+    this.held.recount(key, answer, bytes);
   }
 
   /** Reads (or builds) the document, adds the answer-time fields, and keeps the answer in the cache. */
@@ -270,10 +265,9 @@ export class StorefrontService {
   ): Promise<StorefrontAnswer> {
     const mark = this.cache.mark();
     const stored = await this.load(key, businessMetaKey, menuMetaKey, GZIP_ONLY);
-    const answer = answerOf(stored.document, this.answerTimeFields(stored.document));
-    // Both forms, counted whether or not the plain one has been inflated yet.
-    const { prefixLength, suffix } = stored.document;
-    const bytes = (answer.gzipped?.length ?? 0) + prefixLength + suffix.length;
+    const answer = answerOf(stored.document, this.answerTimeFields(stored.document.answerInputs));
+    // What it holds now; a plain form inflated later is counted then.
+    const bytes = answerBytes(answer);
     const refs = [stored.businessUuid, stored.menuUuid];
     this.cache.set(key, answer, refs, mark, answer.validUntilMs, bytes);
     this.held.hold(key, answer, bytes);
@@ -288,18 +282,24 @@ export class StorefrontService {
    * business's opening hours and accepting_orders kept with the document, so
    * a cached answer never says open once the business has closed.
    */
-  private answerTimeFields(document: StorefrontDocument): AnswerTimeFields {
-    const open = this.openStateOf({ extraData: { ...document.answerInputs } });
+  private answerTimeFields(inputs: StorefrontAnswerInputs): AnswerTimeFields {
+    const open = this.openStateOf({ extraData: { ...inputs } });
     return {
       fields: { open_now: open.open, next_change_at: open.nextChangeText },
       validUntilMs: open.nextChangeAt ? open.nextChangeAt.getTime() : null,
     };
   }
 
+  /**
+   * Renews a cache entry in the background: when the database confirms the
+   * held answer is still the current one, that answer is kept again (no byte
+   * of the document is read); otherwise a new answer is made.
+   */
   private refresh(key: string, businessMetaKey: string, menuMetaKey: string): void {
     if (this.refreshing.has(key)) return;
     this.refreshing.add(key);
-    this.answer(key, businessMetaKey, menuMetaKey)
+    this.currentOrHeld(key, businessMetaKey, menuMetaKey, { gzip: true })
+      .then((held) => held ?? this.answer(key, businessMetaKey, menuMetaKey))
       .catch((error: unknown) => {
         // A storefront that became 404 was dropped from the cache by the write that did it.
         if (!(error instanceof ApiError)) {
