@@ -1,3 +1,4 @@
+import { writeBeforeCommit } from './writes-before-commit';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client, Notification } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
@@ -60,10 +61,9 @@ export class PgNotifications implements OnModuleDestroy {
   /** NOTIFY through `manager` (inside a transaction: delivered at its commit) or the pool. */
   async publish(channel: string, payload: string, manager?: EntityManager): Promise<void> {
     if (!this.enabled) return;
-    await (manager ?? this.dataSource.manager).query('SELECT pg_notify($1, $2)', [
-      channel,
-      payload,
-    ]);
+    const sql = 'SELECT pg_notify($1, $2)';
+    if (manager) await writeBeforeCommit(manager, sql, [channel, payload]);
+    else await this.dataSource.query(sql, [channel, payload]);
   }
 
   async onModuleDestroy(): Promise<void> {

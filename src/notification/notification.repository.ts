@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { writeBeforeCommit } from '../database/writes-before-commit';
 import { roleAllows } from '../team';
 import { NotificationEntity } from './entities/notification.entity';
 import { NotificationSettingEntity } from './entities/notification-setting.entity';
@@ -36,7 +37,8 @@ export class NotificationRepository {
   async insert(manager: EntityManager, notification: NewNotification): Promise<void> {
     const businessUuid = notification.data.business_uuid;
     const readers = TEAM_ROLES.filter((role) => roleAllows(role, 'order.read'));
-    await manager.query(
+    await writeBeforeCommit(
+      manager,
       `INSERT INTO notifications (user_uuid, kind, title, body, data)
        SELECT $1::uuid, $2, $3, $4, $5::jsonb
        UNION ALL

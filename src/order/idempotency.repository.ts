@@ -1,3 +1,4 @@
+import { writeBeforeCommit } from '../database/writes-before-commit';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { IdempotencyKeyEntity } from './entities';
@@ -50,7 +51,8 @@ export class IdempotencyRepository {
     key: string,
     answer: { status: number; body: unknown; resourceUuid: string },
   ): Promise<void> {
-    await manager.query(
+    await writeBeforeCommit(
+      manager,
       `UPDATE idempotency_keys SET response_status = $3, response_body = $4::jsonb, resource_uuid = $5
        WHERE scope = $1 AND key = $2`,
       [scope, key, answer.status, JSON.stringify(answer.body), answer.resourceUuid],

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { writeBeforeCommit } from '../database/writes-before-commit';
 import { MailMessage } from '../mail/mail.port';
 import { OutboxKind } from './outbox.entity';
 
@@ -33,14 +34,15 @@ export class OutboxService {
     availableAt?: Date,
   ): Promise<void> {
     if (!availableAt) return this.enqueue(manager, kind, payload);
-    await manager.query(
+    await writeBeforeCommit(
+      manager,
       'INSERT INTO outbox (kind, payload, available_at) VALUES ($1, $2::jsonb, $3)',
       [kind, JSON.stringify(payload), availableAt],
     );
   }
 
   private async enqueue(manager: EntityManager, kind: OutboxKind, payload: object): Promise<void> {
-    await manager.query('INSERT INTO outbox (kind, payload) VALUES ($1, $2::jsonb)', [
+    await writeBeforeCommit(manager, 'INSERT INTO outbox (kind, payload) VALUES ($1, $2::jsonb)', [
       kind,
       JSON.stringify(payload),
     ]);

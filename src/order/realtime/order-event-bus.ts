@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { PgNotifications } from '../../database/pg-notifications';
+import { sendWritesTogether } from '../../database/writes-before-commit';
 import { toOrderSummary } from '../dto/order-response.dto';
 import { OrderEntity } from '../entities';
 import { CHANNEL_OF, OrderStreamEvent, OrderStreamEventType } from './order-stream-event';
@@ -57,22 +58,24 @@ export class OrderEventBus {
     work: (manager: EntityManager, publish: PublishOrderEvent) => Promise<T>,
   ): Promise<T> {
     const afterCommit: OrderStreamEvent[] = [];
-    const result = await this.dataSource.transaction(async (manager) =>
-      work(manager, async (type, order, changes) => {
-        const kinds = changes ?? (type === 'order.created' ? ['created' as const] : []);
-        for (const listener of this.listeners) await listener(manager, order, kinds);
-        const event: OrderStreamEvent = {
-          id: randomUUID(),
-          type,
-          ownerUuid: order.ownerUuid,
-          order: toOrderSummary(order),
-        };
-        if (this.notifications.enabled) {
-          await this.notifications.publish(CHANNEL_OF[type], JSON.stringify(event), manager);
-        } else {
-          afterCommit.push(event);
-        }
-      }),
+    const result = await this.dataSource.transaction((manager) =>
+      sendWritesTogether(manager, () =>
+        work(manager, async (type, order, changes) => {
+          const kinds = changes ?? (type === 'order.created' ? ['created' as const] : []);
+          for (const listener of this.listeners) await listener(manager, order, kinds);
+          const event: OrderStreamEvent = {
+            id: randomUUID(),
+            type,
+            ownerUuid: order.ownerUuid,
+            order: toOrderSummary(order),
+          };
+          if (this.notifications.enabled) {
+            await this.notifications.publish(CHANNEL_OF[type], JSON.stringify(event), manager);
+          } else {
+            afterCommit.push(event);
+          }
+        }),
+      ),
     );
     for (const event of afterCommit) this.hub.deliver(event);
     return result;
