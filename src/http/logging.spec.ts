@@ -77,6 +77,18 @@ describe('log redaction', () => {
       'GET http://h/o?order_token=[redacted] failed; sent Bearer [redacted] and [redacted] and 42',
     );
   });
+
+  it('censors each kind of secret alone, and leaves text that holds none as it is', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
+    expect(redactText('/orders?access_token=abc')).toBe('/orders?access_token=[redacted]');
+    expect(redactText('bearer abc.def')).toBe('bearer [redacted]');
+    expect(redactText(`sent ${jwt}`)).toBe('sent [redacted]');
+    const plain = 'Mozilla/5.0 (X11; Linux x86_64) /entity/svc_business_menu_item';
+    expect(redactText(plain)).toBe(plain);
+    expect(redactText('/list?per_page=100&sort_by=extra_data.sort_position')).toBe(
+      '/list?per_page=100&sort_by=extra_data.sort_position',
+    );
+  });
 });
 
 describe('access log', () => {

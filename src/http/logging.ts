@@ -29,8 +29,16 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
+/**
+ * What every secret the patterns above find contains: a `name=value` pair
+ * has an `=`, a Bearer token the word, a JWT its `eyJ` header. Text without
+ * any (most header values, most URLs) is returned as it is after one test.
+ */
+const MAY_HOLD_SECRET = /=|bearer|eyJ/i;
+
 /** Free text (a URL, a message, a stack) with the secrets it carries censored. */
 export function redactText(text: string): string {
+  if (!MAY_HOLD_SECRET.test(text)) return text;
   return text
     .replace(QUERY_PAIR, (pair, sep: string, name: string) =>
       isSecretName(decodeName(name)) ? `${sep}${name}=${REDACTED}` : pair,
