@@ -181,4 +181,20 @@ describe('orders for later: requested times, pre-orders, slot caps and the slots
     );
     expect(await listed()).toMatchObject({ remaining: 1 });
   });
+
+  it('takes the slot last in the placement, after the order is written, so its lock lasts only to the commit', async () => {
+    const spy = jest.spyOn(t.dataSource, 'query');
+    try {
+      await placeOrder(t, forLater(shop, '2026-06-04T12:00:00+01:00'));
+      const sent = spy.mock.calls.map(([sql]) => String(sql));
+      const order = sent.findIndex((sql) => /INSERT INTO orders\b/.test(sql));
+      const slot = sent.findIndex((sql) => /INSERT INTO order_slots\b/.test(sql));
+      expect(order).toBeGreaterThanOrEqual(0);
+      expect(slot).toBeGreaterThan(order);
+      // Only the writes held for the commit come after it.
+      expect(sent.slice(slot + 1).filter((sql) => !/^\s*(WITH w0 |COMMIT)/.test(sql))).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });

@@ -225,6 +225,8 @@ export class OrderPlacementService {
       await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));
     }
     await publish('order.created', stored);
+    // Last, so the slot's lock is held only until the commit.
+    await this.guards.holdSlot(manager, state);
     return { answer, order: stored, businessExtra: business.extraData };
   }
 }

@@ -22,8 +22,8 @@ type OrderableMenu = NonNullable<Awaited<ReturnType<EntityService['findOrderable
 
 /**
  * Placement refuses at the first guard that fails and takes its locks (the
- * discount code's row, the slot); a quote runs the same guards, collects every
- * problem, only reads, and skips the guards that hold a place.
+ * discount code's row; the slot is taken after the guards, see holdSlot); a
+ * quote runs the same guards, collects every problem and only reads.
  */
 export type GuardMode = 'place' | 'quote';
 
@@ -51,8 +51,6 @@ interface Refusal {
 interface PlacementGuard {
   /** The guard's name, as a reader of the list looks for it. */
   readonly name: string;
-  /** Guards that hold a place for the order run at placement only. */
-  readonly placeOnly?: boolean;
   check(state: PlacementState, services: GuardServices): Promise<Refusal | null> | Refusal | null;
 }
 
@@ -163,17 +161,6 @@ export const PLACEMENT_GUARDS: readonly PlacementGuard[] = [
       };
     },
   },
-  {
-    // R54: an order for later takes its place in the slot, under the slot's lock.
-    name: 'slotPlace',
-    placeOnly: true,
-    async check({ manager, orderable, handOver }, { fulfilment }) {
-      if (handOver.requestedTime) {
-        await fulfilment.holdSlot(manager, orderable.menu, handOver.requestedTime);
-      }
-      return null;
-    },
-  },
 ];
 
 /** Runs the placement's guards over an order body, for placement or for a quote. */
@@ -185,6 +172,18 @@ export class PlacementGuards {
     private readonly fulfilment: OrderFulfilment,
     private readonly pricer: OrderPricer,
   ) {}
+
+  /**
+   * R54: an order for later takes its place in its slot (422 when the slot
+   * is full). Placement calls this last, once the order is written, so the
+   * slot's row lock is held only until the commit that follows: orders for
+   * the same slot wait for each other's commit, not for each other's whole
+   * placement. A refusal rolls the order back with the transaction.
+   */
+  async holdSlot(manager: EntityManager, state: PlacementState): Promise<void> {
+    const { requestedTime } = state.handOver;
+    if (requestedTime) await this.fulfilment.holdSlot(manager, state.orderable.menu, requestedTime);
+  }
 
   /**
    * Placement: the established state, or the first guard's refusal thrown as 422.
@@ -222,7 +221,6 @@ export class PlacementGuards {
     };
     const problems: ErrorDetail[] = [];
     for (const guard of PLACEMENT_GUARDS) {
-      if (guard.placeOnly && mode !== 'place') continue;
       const refusal = await guard.check(state, services);
       if (!refusal) continue;
       if (mode === 'place') throw ApiError.unprocessable(refusal.message, refusal.problems);
