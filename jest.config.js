@@ -1,9 +1,17 @@
-/** One run for unit specs (beside the code) and e2e specs (test/), both on a real database. */
+/**
+ * One run for the three tiers: unit specs beside the code (pure rules), medium
+ * specs in test/medium (a feature module on a real database, no HTTP) and e2e
+ * specs in test/ (HTTP through the real app), the last two on a real database.
+ */
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  testMatch: [
+    '<rootDir>/src/**/*.spec.ts',
+    '<rootDir>/test/medium/**/*.medium-spec.ts',
+    '<rootDir>/test/**/*.e2e-spec.ts',
+  ],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.jest.json' }],
   },

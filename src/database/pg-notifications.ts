@@ -1,9 +1,10 @@
-import { writeBeforeCommit } from './writes-before-commit';
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Client, Notification } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
+import { execute, noTables, sql } from './query-builder';
+import { writeBeforeCommit } from './writes-before-commit';
 
 type Handler = (payload: string) => void;
 
@@ -61,9 +62,9 @@ export class PgNotifications implements OnModuleDestroy {
   /** NOTIFY through `manager` (inside a transaction: delivered at its commit) or the pool. */
   async publish(channel: string, payload: string, manager?: EntityManager): Promise<void> {
     if (!this.enabled) return;
-    const sql = 'SELECT pg_notify($1, $2)';
-    if (manager) await writeBeforeCommit(manager, sql, [channel, payload]);
-    else await this.dataSource.query(sql, [channel, payload]);
+    const notify = noTables.selectNoFrom(sql`pg_notify(${channel}, ${payload})`.as('notified'));
+    if (manager) await writeBeforeCommit(manager, notify);
+    else await execute(this.dataSource.manager, notify);
   }
 
   async onModuleDestroy(): Promise<void> {

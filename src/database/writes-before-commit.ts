@@ -1,14 +1,12 @@
+import { Compilable, OperationNodeSource } from 'kysely';
 import { EntityManager } from 'typeorm';
+import { compileRaw, execute, sql } from './query-builder';
 
-interface HeldWrite {
-  sql: string;
-  params: unknown[];
-}
+/** A statement built with the query builder (or the `sql` tag), not yet compiled. */
+export type HeldWrite = Compilable<unknown> & OperationNodeSource;
 
 /** The writes held for each transaction that asked to send them together. */
 const held = new WeakMap<EntityManager, HeldWrite[]>();
-
-const PLACEHOLDER = /\$(\d+)/g;
 
 /**
  * A write whose outcome nothing later in its transaction reads (a row for
@@ -17,16 +15,12 @@ const PLACEHOLDER = /\$(\d+)/g;
  * is held and sent with the others of its kind in one statement just before
  * the transaction commits; anywhere else it is sent at once. Either way it
  * commits or rolls back with the transaction, and a failure fails the
- * transaction. The SQL may use `$n` only as parameters.
+ * transaction.
  */
-export async function writeBeforeCommit(
-  manager: EntityManager,
-  sql: string,
-  params: unknown[],
-): Promise<void> {
+export async function writeBeforeCommit(manager: EntityManager, write: HeldWrite): Promise<void> {
   const writes = held.get(manager);
-  if (writes) writes.push({ sql, params });
-  else await manager.query(sql, params);
+  if (writes) writes.push(write);
+  else await execute(manager, write);
 }
 
 /**
@@ -55,18 +49,16 @@ export async function sendWritesTogether<T>(
 async function sendTogether(manager: EntityManager, writes: HeldWrite[]): Promise<void> {
   if (writes.length === 0) return;
   if (writes.length === 1) {
-    await manager.query(writes[0].sql, writes[0].params);
+    await execute(manager, writes[0]);
     return;
   }
-  const params: unknown[] = [];
-  const parts: string[] = [];
-  const selects: string[] = [];
-  writes.forEach((write, i) => {
-    const offset = params.length;
-    const sql = write.sql.trim().replace(PLACEHOLDER, (_, n: string) => `$${Number(n) + offset}`);
-    params.push(...write.params);
-    parts.push(`w${i} AS (${sql})`);
-    if (/^select\b/i.test(sql)) selects.push(`(SELECT count(*) FROM w${i})`);
-  });
-  await manager.query(`WITH ${parts.join(',\n')}\nSELECT ${selects.join(', ') || '1'}`, params);
+  // The builder numbers the parameters of every part in one statement.
+  const parts = writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`);
+  const selects = writes.flatMap((write, i) =>
+    write.toOperationNode().kind === 'SelectQueryNode'
+      ? [sql.raw(`(SELECT count(*) FROM w${i})`)]
+      : [],
+  );
+  const reads = selects.length ? sql.join(selects, sql`, `) : sql`1`;
+  await execute(manager, compileRaw(sql`WITH ${sql.join(parts, sql`, `)} SELECT ${reads}`));
 }

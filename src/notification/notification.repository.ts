@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { jsonb, queryBuilder, sql, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
-import { roleAllows } from '../team';
+import { BusinessMemberEntity, roleAllows } from '../team';
 import { NotificationEntity } from './entities/notification.entity';
 import { NotificationSettingEntity } from './entities/notification-setting.entity';
 
 const TEAM_ROLES = ['manager', 'staff'] as const;
+
+const db = queryBuilder<{
+  notifications: Table<NotificationEntity, 'uuid' | 'data' | 'readAt' | 'createdAt'>;
+  businessMembers: Table<BusinessMemberEntity>;
+}>();
 
 export interface NewNotification {
   userUuid: string;
@@ -37,23 +43,36 @@ export class NotificationRepository {
   async insert(manager: EntityManager, notification: NewNotification): Promise<void> {
     const businessUuid = notification.data.business_uuid;
     const readers = TEAM_ROLES.filter((role) => roleAllows(role, 'order.read'));
+    const { userUuid, kind, title, body } = notification;
+    const data = jsonb(notification.data);
+    const owner = db.selectNoFrom([
+      sql<string>`${userUuid}::uuid`.as('userUuid'),
+      sql<string>`${kind}`.as('kind'),
+      sql<string>`${title}`.as('title'),
+      sql<string>`${body}`.as('body'),
+      data.as('data'),
+    ]);
+    const team = db
+      .selectFrom('businessMembers as m')
+      .select([
+        'm.userUuid',
+        sql<string>`${kind}`.as('kind'),
+        sql<string>`${title}`.as('title'),
+        sql<string>`${body}`.as('body'),
+        data.as('data'),
+      ])
+      .where('m.businessUuid', '=', typeof businessUuid === 'string' ? businessUuid : null)
+      .where('m.status', '=', 'active')
+      .where('m.role', 'in', readers)
+      .where('m.userUuid', 'is not', null)
+      .where('m.userUuid', '<>', userUuid)
+      .$narrowType<{ userUuid: string }>();
     await writeBeforeCommit(
       manager,
-      `INSERT INTO notifications (user_uuid, kind, title, body, data)
-       SELECT $1::uuid, $2, $3, $4, $5::jsonb
-       UNION ALL
-       SELECT m.user_uuid, $2, $3, $4, $5::jsonb FROM business_members m
-        WHERE m.business_uuid = $6::uuid AND m.status = 'active' AND m.role = ANY($7::text[])
-          AND m.user_uuid IS NOT NULL AND m.user_uuid <> $1::uuid`,
-      [
-        notification.userUuid,
-        notification.kind,
-        notification.title,
-        notification.body,
-        JSON.stringify(notification.data),
-        typeof businessUuid === 'string' ? businessUuid : null,
-        readers,
-      ],
+      db
+        .insertInto('notifications')
+        .columns(['userUuid', 'kind', 'title', 'body', 'data'])
+        .expression(owner.unionAll(team)),
     );
   }
 

@@ -1,7 +1,10 @@
+import { jsonb, queryBuilder, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, LessThan } from 'typeorm';
 import { IdempotencyKeyEntity } from './entities';
+
+const db = queryBuilder<{ idempotencyKeys: Table<IdempotencyKeyEntity> }>();
 
 /** All SQL of idempotency keys. */
 @Injectable()
@@ -53,9 +56,15 @@ export class IdempotencyRepository {
   ): Promise<void> {
     await writeBeforeCommit(
       manager,
-      `UPDATE idempotency_keys SET response_status = $3, response_body = $4::jsonb, resource_uuid = $5
-       WHERE scope = $1 AND key = $2`,
-      [scope, key, answer.status, JSON.stringify(answer.body), answer.resourceUuid],
+      db
+        .updateTable('idempotencyKeys')
+        .set({
+          responseStatus: answer.status,
+          responseBody: jsonb(answer.body),
+          resourceUuid: answer.resourceUuid,
+        })
+        .where('scope', '=', scope)
+        .where('key', '=', key),
     );
   }
 

@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { jsonb, queryBuilder, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { MailMessage } from '../mail/mail.port';
-import { OutboxKind } from './outbox.entity';
+import { OutboxEntity, OutboxKind } from './outbox.entity';
+
+const db = queryBuilder<{
+  outbox: Table<
+    OutboxEntity,
+    'uuid' | 'status' | 'attempts' | 'availableAt' | 'lastError' | 'createdAt' | 'sentAt'
+  >;
+}>();
 
 export type { MailMessage } from '../mail/mail.port';
 
@@ -33,18 +41,20 @@ export class OutboxService {
     payload: Record<string, unknown>,
     availableAt?: Date,
   ): Promise<void> {
-    if (!availableAt) return this.enqueue(manager, kind, payload);
     await writeBeforeCommit(
       manager,
-      'INSERT INTO outbox (kind, payload, available_at) VALUES ($1, $2::jsonb, $3)',
-      [kind, JSON.stringify(payload), availableAt],
+      db.insertInto('outbox').values({ kind, payload: jsonb(payload), availableAt }),
     );
   }
 
-  private async enqueue(manager: EntityManager, kind: OutboxKind, payload: object): Promise<void> {
-    await writeBeforeCommit(manager, 'INSERT INTO outbox (kind, payload) VALUES ($1, $2::jsonb)', [
-      kind,
-      JSON.stringify(payload),
-    ]);
+  private async enqueue(
+    manager: EntityManager,
+    kind: OutboxKind,
+    payload: Record<string, unknown>,
+  ): Promise<void> {
+    await writeBeforeCommit(
+      manager,
+      db.insertInto('outbox').values({ kind, payload: jsonb(payload) }),
+    );
   }
 }

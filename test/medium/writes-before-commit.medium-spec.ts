@@ -1,6 +1,14 @@
 import { EntityManager } from 'typeorm';
-import { sendWritesTogether, writeBeforeCommit } from '../src/database/writes-before-commit';
-import { startTestApp, TestApp } from './support/test-app';
+import { queryBuilder, noTables, sql } from '../../src/database/query-builder';
+import { sendWritesTogether, writeBeforeCommit } from '../../src/database/writes-before-commit';
+import { createMediumContext, MediumContext } from '../support/medium';
+
+interface HeldWriteRow {
+  id: number;
+  label: string;
+  n: number;
+}
+const db = queryBuilder<{ heldWrites: HeldWriteRow }>();
 
 /**
  * Writes held until just before commit: sent as one statement, committed or
@@ -8,25 +16,27 @@ import { startTestApp, TestApp } from './support/test-app';
  * transaction.
  */
 describe('writes sent together before commit', () => {
-  let t: TestApp;
+  let ctx: MediumContext;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    await t.dataSource.query(
+    ctx = await createMediumContext();
+    await ctx.sql(
       `CREATE TABLE held_writes (id int PRIMARY KEY, label text NOT NULL, n int NOT NULL DEFAULT 0)`,
     );
   });
-  afterAll(() => t?.close());
-  beforeEach(() => t.dataSource.query('DELETE FROM held_writes'));
+  afterAll(() => ctx?.close());
+  beforeEach(() => ctx.sql('DELETE FROM held_writes'));
 
-  const rows = () => t.dataSource.query(`SELECT id, label, n FROM held_writes ORDER BY id`);
+  const rows = () => ctx.sql(`SELECT id, label, n FROM held_writes ORDER BY id`);
+  const insert = (id: number, label: string) =>
+    db.insertInto('heldWrites').values({ id, label, n: 0 });
 
   /** The statements `manager` sends while `work` runs. */
   async function sentDuring(manager: EntityManager, work: () => Promise<unknown>) {
     const spy = jest.spyOn(manager, 'query');
     try {
       await work();
-      return spy.mock.calls.map(([sql, params]) => ({ sql: String(sql), params }));
+      return spy.mock.calls.map(([text, params]) => ({ sql: String(text), params }));
     } finally {
       spy.mockRestore();
     }
@@ -34,16 +44,19 @@ describe('writes sent together before commit', () => {
 
   it('sends the held writes as one statement, with each its own parameters, after the work', async () => {
     let sent: Array<{ sql: string; params: unknown }> = [];
-    await t.dataSource.transaction(async (manager) => {
+    await ctx.dataSource.transaction(async (manager) => {
       await manager.query(`INSERT INTO held_writes (id, label) VALUES (1, 'read')`);
       sent = await sentDuring(manager, () =>
         sendWritesTogether(manager, async () => {
-          await writeBeforeCommit(manager, 'INSERT INTO held_writes (id, label) VALUES ($1, $2)', [
-            2,
-            'two',
-          ]);
-          await writeBeforeCommit(manager, 'UPDATE held_writes SET n = $2 WHERE id = $1', [1, 7]);
-          await writeBeforeCommit(manager, 'SELECT pg_notify($1, $2)', ['held_writes', 'x']);
+          await writeBeforeCommit(manager, insert(2, 'two'));
+          await writeBeforeCommit(
+            manager,
+            db.updateTable('heldWrites').set({ n: 7 }).where('id', '=', 1),
+          );
+          await writeBeforeCommit(
+            manager,
+            noTables.selectNoFrom(sql`pg_notify(${'held_writes'}, ${'x'})`.as('notified')),
+          );
           // Held: the work does not see them yet.
           const seen = await manager.query(
             `SELECT count(*)::int AS c FROM held_writes WHERE n = 7`,
@@ -54,8 +67,8 @@ describe('writes sent together before commit', () => {
     });
     const writes = sent.filter((statement) => !/count\(\*\)::int/.test(statement.sql));
     expect(writes).toHaveLength(1);
-    expect(writes[0].sql).toMatch(/^WITH w0 AS \(INSERT/);
-    expect(writes[0].params).toEqual([2, 'two', 1, 7, 'held_writes', 'x']);
+    expect(writes[0].sql).toMatch(/^WITH w0 AS \(insert/);
+    expect(writes[0].params).toEqual([2, 'two', 0, 7, 1, 'held_writes', 'x']);
     expect(await rows()).toEqual([
       { id: 1, label: 'read', n: 7 },
       { id: 2, label: 'two', n: 0 },
@@ -64,13 +77,10 @@ describe('writes sent together before commit', () => {
 
   it('sends nothing when the work fails, and a failing write rolls the transaction back', async () => {
     await expect(
-      t.dataSource.transaction((manager) =>
+      ctx.dataSource.transaction((manager) =>
         sendWritesTogether(manager, async () => {
           await manager.query(`INSERT INTO held_writes (id, label) VALUES (1, 'kept?')`);
-          await writeBeforeCommit(manager, 'INSERT INTO held_writes (id, label) VALUES ($1, $2)', [
-            2,
-            'two',
-          ]);
+          await writeBeforeCommit(manager, insert(2, 'two'));
           throw new Error('refused');
         }),
       ),
@@ -78,17 +88,11 @@ describe('writes sent together before commit', () => {
     expect(await rows()).toEqual([]);
 
     await expect(
-      t.dataSource.transaction((manager) =>
+      ctx.dataSource.transaction((manager) =>
         sendWritesTogether(manager, async () => {
           await manager.query(`INSERT INTO held_writes (id, label) VALUES (1, 'kept?')`);
-          await writeBeforeCommit(manager, 'INSERT INTO held_writes (id, label) VALUES ($1, $2)', [
-            3,
-            'three',
-          ]);
-          await writeBeforeCommit(manager, 'INSERT INTO held_writes (id, label) VALUES ($1, $2)', [
-            1,
-            'again',
-          ]);
+          await writeBeforeCommit(manager, insert(3, 'three'));
+          await writeBeforeCommit(manager, insert(1, 'again'));
         }),
       ),
     ).rejects.toThrow(/duplicate key/);
@@ -96,11 +100,8 @@ describe('writes sent together before commit', () => {
   });
 
   it('sends a write at once outside such a transaction', async () => {
-    await t.dataSource.transaction(async (manager) => {
-      await writeBeforeCommit(manager, 'INSERT INTO held_writes (id, label) VALUES ($1, $2)', [
-        5,
-        'now',
-      ]);
+    await ctx.dataSource.transaction(async (manager) => {
+      await writeBeforeCommit(manager, insert(5, 'now'));
       const seen = await manager.query(`SELECT label FROM held_writes WHERE id = 5`);
       expect(seen).toEqual([{ label: 'now' }]);
     });

@@ -1,0 +1,149 @@
+import {
+  CamelCasePlugin,
+  Compilable,
+  CompiledQuery,
+  DummyDriver,
+  Generated,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  RawBuilder,
+  sql,
+} from 'kysely';
+import type { EntityManager } from 'typeorm';
+
+/*
+ * SQL of the service is written with Kysely, typed against the tables it
+ * touches, and compiled here without a pool: it runs through the caller's
+ * TypeORM EntityManager, so a query joins the caller's transaction and the
+ * embedded database keeps its single connection. TypeORM keeps the
+ * connection, the migrations and the entity classes that define each table.
+ *
+ * One definition per table: the entity class (its decorators give the
+ * schema the migrations are checked against, its property types give the
+ * row), and `Table<Entity, …>` makes Kysely's table type of it. Columns are
+ * snake_case in the database and camelCase in code; the CamelCasePlugin maps
+ * every identifier of a query and `fetchAll` maps the keys of every row, so
+ * the row comes back as the entity's shape. A test holds every entity to
+ * that naming rule.
+ */
+
+/**
+ * Kysely's type of a table whose rows are `Row` (an entity class): the
+ * columns in `Defaulted` are filled in by the database (a generated key, a
+ * default) and may be left out of an insert.
+ */
+export type Table<Row, Defaulted extends keyof Row = never> = {
+  [K in keyof Row]-?: K extends Defaulted ? Generated<Row[K]> : Row[K];
+};
+
+const PLUGINS = [new CamelCasePlugin()];
+
+/**
+ * A builder for the tables `Tables` (table name in camelCase → `Table<…>`)
+ * that only compiles; run its queries with `fetchAll`, `fetchOne` and
+ * `execute`. Build one per repository, typed with the tables it may touch.
+ */
+export function queryBuilder<Tables>(): Kysely<Tables> {
+  return new Kysely<Tables>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+    plugins: PLUGINS,
+  });
+}
+
+/** Builds statements that name no table of a module (`SELECT pg_notify(…)`, raw `sql`). */
+export const noTables = queryBuilder<Record<string, never>>();
+
+/** The SQL text and parameters of a query, as PostgreSQL receives them. */
+export function compile<O>(query: Compilable<O>): CompiledQuery<O> {
+  return query.compile();
+}
+
+/** Compiles a raw `sql` fragment (for statements no typed table describes). */
+export function compileRaw<O>(fragment: RawBuilder<O>): CompiledQuery<O> {
+  return fragment.compile(noTables);
+}
+
+const camelKeys = new Map<string, string>();
+
+/** The camelCase form of a snake_case column name, as the CamelCasePlugin writes it. */
+function camel(key: string): string {
+  let name = camelKeys.get(key);
+  if (name === undefined) {
+    name = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    camelKeys.set(key, name);
+  }
+  return name;
+}
+
+/** A row's columns in camelCase; the values (jsonb documents included) are left as they are. */
+function toCamel(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key in row) out[camel(key)] = row[key];
+  return out;
+}
+
+/** What TypeORM's `query` answers: rows, or `[rows, affected]` for UPDATE and DELETE. */
+function rowsOf(raw: unknown, kind: string | undefined): Record<string, unknown>[] {
+  if ((kind === 'UpdateQueryNode' || kind === 'DeleteQueryNode') && Array.isArray(raw)) {
+    return Array.isArray(raw[0]) ? (raw[0] as Record<string, unknown>[]) : [];
+  }
+  return Array.isArray(raw) ? (raw as Record<string, unknown>[]) : [];
+}
+
+async function run<O>(manager: EntityManager, compiled: CompiledQuery<O>): Promise<O[]> {
+  const raw: unknown = await manager.query(compiled.sql, compiled.parameters as unknown[]);
+  return rowsOf(raw, compiled.query?.kind).map(toCamel) as O[];
+}
+
+/** Runs `query` through `manager` and answers every row it returns, keys in camelCase. */
+export function fetchAll<O>(
+  manager: EntityManager,
+  query: Compilable<O> | CompiledQuery<O>,
+): Promise<O[]> {
+  return run(manager, 'compile' in query ? query.compile() : query);
+}
+
+/** The first row `query` returns, or undefined. */
+export async function fetchOne<O>(
+  manager: EntityManager,
+  query: Compilable<O> | CompiledQuery<O>,
+): Promise<O | undefined> {
+  const rows = await fetchAll(manager, query);
+  return rows[0];
+}
+
+/**
+ * Runs a statement whose rows are not read; answers the rows it changed
+ * (UPDATE and DELETE), else 0.
+ */
+export async function execute(
+  manager: EntityManager,
+  query: Compilable<unknown> | CompiledQuery<unknown>,
+): Promise<number> {
+  const compiled = 'compile' in query ? query.compile() : query;
+  const raw: unknown = await manager.query(compiled.sql, compiled.parameters as unknown[]);
+  const kind = compiled.query?.kind;
+  if ((kind === 'UpdateQueryNode' || kind === 'DeleteQueryNode') && Array.isArray(raw)) {
+    return typeof raw[1] === 'number' ? raw[1] : 0;
+  }
+  return 0;
+}
+
+/**
+ * A jsonb value as a parameter. The pg driver would send a JavaScript array
+ * as a PostgreSQL array, so documents are sent as their JSON text.
+ */
+export function jsonb<T>(value: T): RawBuilder<T> {
+  return value === null || value === undefined
+    ? sql<T>`NULL::jsonb`
+    : sql<T>`${JSON.stringify(value)}::jsonb`;
+}
+
+export { sql };
