@@ -1,6 +1,6 @@
 import { register } from 'prom-client';
 import { Clock } from '../src/common/clock';
-import { OrderEventBus } from '../src/order/realtime/order-event-bus';
+import { EventBus } from '../src/database/event-bus';
 import { OutboxWorker } from '../src/outbox/outbox.worker';
 import { createTestDatabase } from './support/database';
 import { serverOnly } from './support/server-only';
@@ -361,7 +361,7 @@ describe('outbound webhooks', () => {
     });
     const failing = 'rollback@example.test';
     // Runs after the webhook listener, in the same transaction, and makes it roll back.
-    t.app.get(OrderEventBus).onChange(async (_manager, order) => {
+    t.app.get(EventBus).on('order.changed', async ({ order }) => {
       if (order.customerEmailAddress === failing)
         throw new Error('forced failure after the listener');
     });

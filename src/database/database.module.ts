@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
 import { openDatabase, OpenDatabase } from './data-source';
+import { EventBus } from './event-bus';
 import { PgNotifications } from './pg-notifications';
 
 /** The opened store of record (its DataSource and, in embedded mode, the embedded database). */
@@ -22,8 +23,9 @@ export const OPEN_DATABASE = Symbol('OPEN_DATABASE');
       useFactory: (db: OpenDatabase) => db.dataSource,
     },
     PgNotifications,
+    EventBus,
   ],
-  exports: [DataSource, PgNotifications, OPEN_DATABASE],
+  exports: [DataSource, PgNotifications, EventBus, OPEN_DATABASE],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(@Inject(OPEN_DATABASE) private readonly db: OpenDatabase) {}

@@ -6,11 +6,7 @@ export type { ManualPaymentStatus, PaymentPlan, PaymentPlanInput } from './order
 export { ORDER_ENTITIES, OrderEntity, OrderEventEntity } from './entities';
 export type { OrderActor } from './entities/order-event.entity';
 export { OrderEventBus } from './realtime/order-event-bus';
-export type {
-  OrderChangeKind,
-  OrderChangeListener,
-  PublishOrderEvent,
-} from './realtime/order-event-bus';
+export type { OrderChangeKind, OrderChanged, PublishOrderEvent } from './realtime/order-event-bus';
 export { OrderTokens } from './domain/order-token';
 export { offeredProviderEntry } from './domain/payment-methods';
 export {

@@ -121,7 +121,7 @@ export class OrderGuestService {
           reason,
         },
       });
-      await publish('order.updated', updated, ['status']);
+      await publish('order.updated', updated, ['status'], order.status);
       return this.guestView(updated, manager);
     });
   }

@@ -168,6 +168,7 @@ export class OrderUpdateService {
                 ? 'ready_time'
                 : 'status',
         ),
+        changes.status === undefined ? undefined : order.status,
       );
       return this.detail(manager, updated);
     });

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { OrderChangeKind, OrderEntity, OrderEventBus, OrderInboxService } from '../order';
+import { EventBus } from '../database/event-bus';
+import { OrderChangeKind, OrderEntity, OrderInboxService } from '../order';
 import { eventOfChange, WebhookEventType } from './domain/webhook-events';
 import { WebhookQueue } from './webhook-queue';
 import { WebhookRepository } from './webhook.repository';
@@ -16,14 +17,16 @@ import { WebhookRepository } from './webhook.repository';
 @Injectable()
 export class WebhookPublisher implements OnModuleInit {
   constructor(
-    private readonly bus: OrderEventBus,
+    private readonly bus: EventBus,
     private readonly orders: OrderInboxService,
     private readonly repository: WebhookRepository,
     private readonly queue: WebhookQueue,
   ) {}
 
   onModuleInit(): void {
-    this.bus.onChange((manager, order, changes) => this.publish(manager, order, changes));
+    this.bus.on('order.changed', ({ order, changes }, tx) =>
+      this.publish(tx.manager, order, changes),
+    );
   }
 
   async publish(

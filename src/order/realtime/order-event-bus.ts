@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { EntityManager } from 'typeorm';
+import { EventBus, Transaction } from '../../database/event-bus';
 import { PgNotifications } from '../../database/pg-notifications';
-import { sendWritesTogether } from '../../database/writes-before-commit';
+import type { OrderStatus } from '../domain/order-status';
 import { toOrderSummary } from '../dto/order-response.dto';
 import { OrderEntity } from '../entities';
 import { CHANNEL_OF, OrderStreamEvent, OrderStreamEventType } from './order-stream-event';
@@ -10,6 +11,26 @@ import { OrderStreamHub } from './order-stream.hub';
 
 /** What about an order changed: its creation, its status, its payment, or the owner's note. */
 export type OrderChangeKind = 'created' | 'status' | 'payment' | 'note' | 'ready_time';
+
+/**
+ * An order was placed or changed, published inside the transaction that
+ * made the change. Handlers that write with it (outbound webhooks' outbox
+ * rows, the stream's NOTIFY) run in that transaction.
+ */
+export interface OrderChanged {
+  type: OrderStreamEventType;
+  /** The order as stored after the change. */
+  order: OrderEntity;
+  changes: readonly OrderChangeKind[];
+  /** For a change of status, the status it left; undefined otherwise. */
+  previousStatus?: OrderStatus;
+}
+
+declare module '../../database/event-bus' {
+  interface AppEvents {
+    'order.changed': OrderChanged;
+  }
+}
 
 /**
  * Announces an order change; it reaches the streams only if the transaction
@@ -20,64 +41,55 @@ export type PublishOrderEvent = (
   type: OrderStreamEventType,
   order: OrderEntity,
   changes?: readonly OrderChangeKind[],
+  previousStatus?: OrderStatus,
 ) => Promise<void>;
 
 /**
- * Runs inside the transaction that changes the order, with its manager, so
- * whatever it writes (an outbox row, say) commits or rolls back with the change.
- */
-export type OrderChangeListener = (
-  manager: EntityManager,
-  order: OrderEntity,
-  changes: readonly OrderChangeKind[],
-) => Promise<void>;
-
-/**
- * Runs an order write in one transaction and publishes its stream events
- * after commit only. On a PostgreSQL server the event is a NOTIFY issued in
- * the transaction (PostgreSQL holds it until commit and reaches every
- * process); on the embedded database (one process) it is queued and handed to
- * this process's hub once the transaction has committed.
+ * Runs an order write in one transaction of the event bus and publishes
+ * `order.changed` in it. The order stream hears of it after commit only: on
+ * a PostgreSQL server the event is a NOTIFY issued in the transaction
+ * (PostgreSQL holds it until commit and reaches every process); on the
+ * embedded database (one process) it is handed to this process's hub once
+ * the transaction has committed.
  */
 @Injectable()
 export class OrderEventBus {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly bus: EventBus,
     private readonly notifications: PgNotifications,
     private readonly hub: OrderStreamHub,
-  ) {}
-
-  private readonly listeners: OrderChangeListener[] = [];
-
-  /** Another module's reaction to order changes, run in the changing transaction. */
-  onChange(listener: OrderChangeListener): void {
-    this.listeners.push(listener);
+  ) {
+    bus.on('order.changed', (event, tx) => this.toStreams(event, tx));
   }
 
   async transaction<T>(
-    work: (manager: EntityManager, publish: PublishOrderEvent) => Promise<T>,
+    work: (manager: EntityManager, publish: PublishOrderEvent, tx: Transaction) => Promise<T>,
   ): Promise<T> {
-    const afterCommit: OrderStreamEvent[] = [];
-    const result = await this.dataSource.transaction((manager) =>
-      sendWritesTogether(manager, () =>
-        work(manager, async (type, order, changes) => {
-          const kinds = changes ?? (type === 'order.created' ? ['created' as const] : []);
-          for (const listener of this.listeners) await listener(manager, order, kinds);
-          const event: OrderStreamEvent = {
-            id: randomUUID(),
-            type,
-            ownerUuid: order.ownerUuid,
-            order: toOrderSummary(order),
-          };
-          if (this.notifications.enabled) {
-            await this.notifications.publish(CHANNEL_OF[type], JSON.stringify(event), manager);
-          } else {
-            afterCommit.push(event);
-          }
-        }),
-      ),
-    );
-    for (const event of afterCommit) this.hub.deliver(event);
-    return result;
+    return this.bus.transaction((tx) => work(tx.manager, publisher(tx), tx));
   }
+
+  private async toStreams({ type, order }: OrderChanged, tx: Transaction): Promise<void> {
+    const event: OrderStreamEvent = {
+      id: randomUUID(),
+      type,
+      ownerUuid: order.ownerUuid,
+      order: toOrderSummary(order),
+    };
+    if (this.notifications.enabled) {
+      await this.notifications.publish(CHANNEL_OF[type], JSON.stringify(event), tx.manager);
+    } else {
+      tx.afterCommit(() => this.hub.deliver(event));
+    }
+  }
+}
+
+/** `publish` for a transaction: emits `order.changed` in it. */
+export function publisher(tx: Transaction): PublishOrderEvent {
+  return (type, order, changes, previousStatus) =>
+    tx.emit('order.changed', {
+      type,
+      order,
+      changes: changes ?? (type === 'order.created' ? ['created'] : []),
+      previousStatus,
+    });
 }

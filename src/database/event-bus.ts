@@ -1,0 +1,114 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { sendWritesTogether } from './writes-before-commit';
+
+/**
+ * The service's in-process events: name → payload. The kernel declares none;
+ * each module adds the events it publishes by declaration merging, next to
+ * the code that emits them:
+ *
+ *   declare module '../database/event-bus' {
+ *     interface AppEvents { 'order.changed': OrderChanged }
+ *   }
+ *
+ * so emitting and handling are typed, and a module handles another's events
+ * without importing it: the two meet in this map.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface AppEvents {}
+
+export type AppEventName = keyof AppEvents;
+
+/** A transaction run by the event bus: its manager, and the events it publishes. */
+export interface Transaction {
+  readonly manager: EntityManager;
+  /**
+   * Publishes an event of this transaction: its in-transaction handlers run
+   * now, with this transaction (what they write commits or rolls back with
+   * it); its committed handlers run once the transaction has committed, never
+   * for a rollback.
+   */
+  emit<K extends AppEventName>(name: K, payload: AppEvents[K]): Promise<void>;
+  /** Runs `effect` once the transaction has committed (not on rollback). */
+  afterCommit(effect: () => void | Promise<void>): void;
+}
+
+export type InTransactionHandler<K extends AppEventName> = (
+  payload: AppEvents[K],
+  tx: Transaction,
+) => Promise<void>;
+
+export type CommittedHandler<K extends AppEventName> = (
+  payload: AppEvents[K],
+) => void | Promise<void>;
+
+/**
+ * One way to publish and handle in-process events, and the transactions
+ * they belong to. A handler that must write with the change (a history
+ * entry, an outbox row, a ticket) runs in the transaction; one that reacts
+ * to what has happened (a metric, a local fan-out) runs after the commit.
+ * In-transaction handlers of one event run in the order they were
+ * registered; an error in one fails the transaction. An error in a
+ * committed handler is logged: the change it reacts to stands.
+ */
+@Injectable()
+export class EventBus {
+  private readonly logger = new Logger('Events');
+  private readonly inTransaction = new Map<AppEventName, InTransactionHandler<never>[]>();
+  private readonly committed = new Map<AppEventName, CommittedHandler<never>[]>();
+
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Handles `name` inside the transaction that publishes it. */
+  on<K extends AppEventName>(name: K, handler: InTransactionHandler<K>): void {
+    const list = this.inTransaction.get(name) ?? [];
+    list.push(handler as InTransactionHandler<never>);
+    this.inTransaction.set(name, list);
+  }
+
+  /** Handles `name` once the transaction that published it has committed. */
+  onCommitted<K extends AppEventName>(name: K, handler: CommittedHandler<K>): void {
+    const list = this.committed.get(name) ?? [];
+    list.push(handler as CommittedHandler<never>);
+    this.committed.set(name, list);
+  }
+
+  /**
+   * Runs `work` in one transaction. Writes held for the commit
+   * (writeBeforeCommit) leave in one statement just before it; after the
+   * commit the effects and committed handlers run in the order they were
+   * asked for. Answers what `work` answers.
+   */
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const effects: Array<() => void | Promise<void>> = [];
+    const result = await this.dataSource.transaction((manager) =>
+      sendWritesTogether(manager, () => work(this.open(manager, effects))),
+    );
+    for (const effect of effects) {
+      try {
+        await effect();
+      } catch (error) {
+        this.logger.error(`An after-commit handler failed: ${String(error)}`);
+      }
+    }
+    return result;
+  }
+
+  private open(manager: EntityManager, effects: Array<() => void | Promise<void>>): Transaction {
+    const tx: Transaction = {
+      manager,
+      emit: async (name, payload) => {
+        for (const handler of this.inTransaction.get(name) ?? []) {
+          await (handler as InTransactionHandler<typeof name>)(payload, tx);
+        }
+        for (const handler of this.committed.get(name) ?? []) {
+          effects.push(() => (handler as CommittedHandler<typeof name>)(payload));
+        }
+      },
+      afterCommit: (effect) => {
+        effects.push(effect);
+      },
+    };
+    return tx;
+  }
+}

@@ -1,0 +1,71 @@
+import { EventBus } from '../../src/database/event-bus';
+import { createMediumContext, MediumContext } from '../support/medium';
+
+interface Probe {
+  label: string;
+}
+
+declare module '../../src/database/event-bus' {
+  interface AppEvents {
+    'probe.happened': Probe;
+  }
+}
+
+/** In-process events: handlers in the transaction commit or roll back with it; committed ones follow the commit. */
+describe('the event bus', () => {
+  let ctx: MediumContext;
+  let bus: EventBus;
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    ctx = await createMediumContext();
+    bus = ctx.get(EventBus);
+    await ctx.sql(`CREATE TABLE probe_rows (label text PRIMARY KEY)`);
+    bus.on('probe.happened', async ({ label }, tx) => {
+      seen.push(`in:${label}`);
+      await tx.manager.query(`INSERT INTO probe_rows (label) VALUES ($1)`, [label]);
+    });
+    bus.onCommitted('probe.happened', ({ label }) => {
+      seen.push(`committed:${label}`);
+    });
+  });
+  afterAll(() => ctx?.close());
+  beforeEach(() => (seen.length = 0));
+
+  const labels = async () =>
+    (await ctx.sql<{ label: string }>(`SELECT label FROM probe_rows ORDER BY label`)).map(
+      (row) => row.label,
+    );
+
+  it('runs in-transaction handlers with the transaction, committed ones after the commit', async () => {
+    const answer = await bus.transaction(async (tx) => {
+      await tx.emit('probe.happened', { label: 'a' });
+      tx.afterCommit(() => void seen.push('effect'));
+      expect(seen).toEqual(['in:a']);
+      return 42;
+    });
+    expect(answer).toBe(42);
+    expect(seen).toEqual(['in:a', 'committed:a', 'effect']);
+    expect(await labels()).toEqual(['a']);
+  });
+
+  it('takes the handlers’ writes back and runs nothing after a rollback', async () => {
+    await expect(
+      bus.transaction(async (tx) => {
+        await tx.emit('probe.happened', { label: 'b' });
+        tx.afterCommit(() => void seen.push('effect'));
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(seen).toEqual(['in:b']);
+    expect(await labels()).toEqual(['a']);
+  });
+
+  it('fails the transaction when an in-transaction handler fails', async () => {
+    // A second 'a' breaks the primary key inside the handler.
+    await expect(
+      bus.transaction((tx) => tx.emit('probe.happened', { label: 'a' })),
+    ).rejects.toThrow(/duplicate key/);
+    expect(seen).toEqual(['in:a']);
+  });
+});
