@@ -8,6 +8,7 @@ import { openingHours } from './domain/opening-hours-rule';
 import { optionGroups } from './domain/option-groups';
 import { amount, email, ExtraDataSchema, flag, integer, shape, text, textList } from './extra-data';
 import { fulfilmentSettings } from './fulfilment-settings';
+import { withoutZones } from './domain/delivery-zones';
 
 /** One entity type as written once, independent of the namespace. */
 export interface EntityTypeDefinition {
@@ -160,6 +161,8 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
             'time, no minimum and no orders for later.',
         }),
       },
+      // The delivery zones have limits of their own (50 zones of up to 500 points).
+      sized: withoutZones,
     },
   },
   {

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TeamModule } from '../team';
+import { DeliveryQuoteController } from './delivery-quote.controller';
+import { DeliveryQuoteService } from './delivery-quote.service';
 import { EntityAccess } from './entity-access';
 import { EntityController } from './entity.controller';
 import { EntityRepository } from './entity.repository';
@@ -7,6 +9,7 @@ import { EntityService } from './entity.service';
 import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { ListPageCache } from './list-page-cache';
+import { MenuZones } from './menu-zones';
 import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 import { StorefrontDocumentRepository } from './storefront-document.repository';
@@ -24,7 +27,12 @@ import { StorefrontService } from './storefront.service';
  */
 @Module({
   imports: [TeamModule],
-  controllers: [EntityController, StorefrontController, StorefrontQrController],
+  controllers: [
+    EntityController,
+    StorefrontController,
+    StorefrontQrController,
+    DeliveryQuoteController,
+  ],
   providers: [
     EntityAccess,
     EntityTypeRegistry,
@@ -38,6 +46,8 @@ import { StorefrontService } from './storefront.service';
     StorefrontService,
     StorefrontQrService,
     FeaturedUrlChecks,
+    MenuZones,
+    DeliveryQuoteService,
   ],
   exports: [EntityService, EntityTypeRegistry, FeaturedUrlChecks, StorefrontService],
 })

@@ -29,6 +29,7 @@ import { EntityAccess } from './entity-access';
 import { present, resolveValues } from './entity-values';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { OrderableMenu } from './orderable-menu';
+import { MenuZones } from './menu-zones';
 import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 
@@ -63,6 +64,7 @@ export class EntityService {
     private readonly storefrontCache: StorefrontCache,
     private readonly access: EntityAccess,
     private readonly pages: ListPageCache,
+    private readonly menuZones: MenuZones,
   ) {}
 
   async createEntity(user: AuthUser, typeName: string, body: EntityBodyDto): Promise<EntityAnswer> {
@@ -291,7 +293,8 @@ export class EntityService {
    * is public, and those of `itemUuids` that are public items of that menu, in
    * the order asked; uuids that are not are simply absent. Null when the menu
    * or its business is not public. Runs on `manager` when given (the order's
-   * transaction).
+   * transaction). The menu's `extra_data` comes without its delivery zones,
+   * which come prepared in `deliveryZones` (held per menu version, see MenuZones).
    */
   async findOrderableMenu(
     menuUuid: string,
@@ -299,22 +302,27 @@ export class EntityService {
     manager?: EntityManager,
   ): Promise<OrderableMenu | null> {
     if (!isUuid(menuUuid)) return null;
-    const wanted = [...new Set(itemUuids.filter(isUuid).map((uuid) => uuid.toLowerCase()))];
+    const uuid = menuUuid.toLowerCase();
+    const wanted = [...new Set(itemUuids.filter(isUuid).map((id) => id.toLowerCase()))];
+    const held = this.menuZones.lookup(uuid);
     const found = await this.orderableMenus.findOrderable(
       this.types.of('business_menu'),
       this.types.of('business_menu_item'),
-      menuUuid.toLowerCase(),
+      uuid,
       wanted,
       manager,
+      held?.version ?? null,
     );
     if (!found) return null;
     const { items } = found;
     items.sort((a, b) => wanted.indexOf(a.uuid) - wanted.indexOf(b.uuid));
+    const { extraData, zones } = this.menuZones.resolve(uuid, found, held);
     return {
-      menu: found.menu,
+      menu: Object.assign(found.menu, { extraData }),
       business: found.business,
       items,
       hasDeliveryItems: found.hasDeliveryItems,
+      deliveryZones: zones,
     };
   }
 

@@ -1,4 +1,5 @@
 import { ErrorDetail } from '../http/api-error';
+import { withoutZones } from './domain/delivery-zones';
 import { OPTION_RULES } from './domain/option-groups';
 import { ENTITY_TYPE_DEFINITIONS } from './entity-types';
 import { FieldRule, isPlainObject } from './extra-data';
@@ -127,7 +128,11 @@ export interface MenuView {
   currencySymbol: string | null;
   /** The payment methods besides cash, an array or an object keyed by provider, as stored. */
   paymentProviders: unknown[] | Record<string, unknown> | null;
-  /** The fulfilment settings as the rule normalises them, or null when unset or unreadable. */
+  /**
+   * The fulfilment settings as the rule normalises them, or null when unset
+   * or unreadable; without `delivery.zones`, which are read once per menu
+   * version by the menu's delivery zones instead of at every read.
+   */
   fulfilment: Record<string, unknown> | null;
   contactInfo: Record<string, unknown> | null;
 }
@@ -147,7 +152,7 @@ export function readMenuView(extraData: unknown): MenuView {
       data.menu_checkout_payments_providers,
       null,
     ),
-    fulfilment: read(MENU.fulfilment, data.fulfilment, null),
+    fulfilment: read(MENU.fulfilment, withoutZones(data).fulfilment, null),
     contactInfo: read(MENU.contact_info, data.contact_info, null),
   };
 }

@@ -51,6 +51,11 @@ export interface ExtraDataSchema {
   required?: readonly string[];
   /** Rules across fields, run only when every field passed on its own. */
   check?: (data: Record<string, unknown>, faults: ErrorDetail[]) => void;
+  /**
+   * The part of the data the size limit counts, when a field has limits of
+   * its own that allow more (a menu's delivery zones); default: all of it.
+   */
+  sized?: (data: Record<string, unknown>) => Record<string, unknown>;
 }
 
 const INTEGER_TEXT = /^-?\d{1,16}$/;
@@ -257,7 +262,8 @@ export function normaliseExtraData(schema: ExtraDataSchema, input: unknown): Ext
     }
   }
   if (faults.length === 0) schema.check?.(value, faults);
-  if (faults.length === 0 && Buffer.byteLength(JSON.stringify(value)) > EXTRA_DATA_MAX_BYTES) {
+  const sized = schema.sized ? schema.sized(value) : value;
+  if (faults.length === 0 && Buffer.byteLength(JSON.stringify(sized)) > EXTRA_DATA_MAX_BYTES) {
     faults.push({
       field: 'extra_data',
       message: `extra_data must be at most ${EXTRA_DATA_MAX_BYTES} bytes of JSON.`,

@@ -1,4 +1,5 @@
 import { ErrorDetail } from '../http/api-error';
+import { deliveryZones, DELIVERY_ZONES_SCHEMA } from './domain/delivery-zones-setting';
 import { amount, Described, FieldRule, flag, nullable, rule } from './extra-data';
 
 export const FULFILMENT_MODES = ['dine_in', 'pickup', 'delivery'] as const;
@@ -26,8 +27,13 @@ function bounded(
   faults.push({ field, message: `${field} must be a whole number from ${min} to ${max}.` });
 }
 
-/** `{ minimum_order_amount }` of one mode; other keys are kept. */
-function modeSettings(value: unknown, field: string, faults: ErrorDetail[]): unknown {
+/** `{ minimum_order_amount }` of one mode (and `zones` for delivery); other keys are kept. */
+function modeSettings(
+  value: unknown,
+  field: string,
+  faults: ErrorDetail[],
+  mode: (typeof FULFILMENT_MODES)[number],
+): unknown {
   if (value === null) return value;
   if (!isPlainObject(value)) {
     faults.push({ field, message: `${field} must be an object.` });
@@ -40,6 +46,9 @@ function modeSettings(value: unknown, field: string, faults: ErrorDetail[]): unk
       `${field}.minimum_order_amount`,
       faults,
     );
+  }
+  if (mode === 'delivery' && value.zones !== undefined) {
+    result.zones = deliveryZones(value.zones, `${field}.zones`, faults);
   }
   return result;
 }
@@ -89,7 +98,8 @@ function scheduling(value: unknown, field: string, faults: ErrorDetail[]): unkno
  * hold a `minimum_order_amount` (a non-negative decimal string);
  * `scheduling` holds `enabled`, `slot_minutes` (5, 10, 15, 20, 30 or 60),
  * `max_days_ahead` (0–60) and `max_orders_per_slot` (1–10000, absent for no
- * cap). Every key but `modes` may be left out. Each fault names its path,
+ * cap); `delivery.zones` prices delivery by where it goes (see
+ * delivery-zones-setting.ts). Every key but `modes` may be left out. Each fault names its path,
  * such as `extra_data.fulfilment.scheduling.slot_minutes`; other keys are kept.
  */
 export function fulfilmentSettings(described?: Described): FieldRule {
@@ -123,7 +133,7 @@ export function fulfilmentSettings(described?: Described): FieldRule {
     }
     for (const mode of ['delivery', 'pickup', 'dine_in'] as const) {
       if (value[mode] !== undefined) {
-        result[mode] = modeSettings(value[mode], `${field}.${mode}`, faults);
+        result[mode] = modeSettings(value[mode], `${field}.${mode}`, faults, mode);
       }
     }
     if (value.scheduling !== undefined) {
@@ -152,7 +162,10 @@ export function fulfilmentSettings(described?: Described): FieldRule {
       prep_time_minutes: { type: 'integer', minimum: 0, maximum: 1440, example: 20 },
       dine_in: mode,
       pickup: mode,
-      delivery: mode,
+      delivery: {
+        ...mode,
+        properties: { ...mode.properties, zones: DELIVERY_ZONES_SCHEMA },
+      },
       scheduling: {
         type: 'object',
         additionalProperties: true,

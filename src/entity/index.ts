@@ -21,3 +21,12 @@ export type {
   OptionGroupView,
   OptionView,
 } from './extra-data-views';
+export { deliveryModeMinimum } from './delivery-quote.service';
+export { locationOf, quoteZone } from './domain/delivery-zones';
+export type {
+  DeliveryLocation,
+  DeliveryZone,
+  OutsideDetail,
+  ZoneQuote,
+} from './domain/delivery-zones';
+export { DeliveryLocationDto, DeliveryZoneRefDto } from './dto/delivery-quote.dto';

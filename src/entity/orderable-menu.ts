@@ -1,3 +1,4 @@
+import { DeliveryZone } from './domain/delivery-zones';
 import { EntityRecord } from './entity-record.entity';
 
 /**
@@ -6,10 +7,13 @@ import { EntityRecord } from './entity-record.entity';
  * public items of that menu.
  */
 export interface OrderableMenu {
+  /** The menu; its extra_data without `fulfilment.delivery.zones`, which are in `deliveryZones`. */
   menu: EntityRecord;
   business: EntityRecord;
   /** Only the asked uuids that are public items of this menu; missing ones are simply absent. */
   items: EntityRecord[];
   /** Whether the menu has any public item of category `Delivery` (a delivery area with its fee). */
   hasDeliveryItems: boolean;
+  /** The menu's delivery zones in their order, prepared for lookups; null when it has none. */
+  deliveryZones: readonly DeliveryZone[] | null;
 }
