@@ -13,6 +13,7 @@ export type { ExtraDataDocument } from './extra-data-openapi';
 
 /** The entity module's tables, registered with the database by the composition root. */
 export const ENTITY_ENTITIES = [EntityRecord];
+export type { OrderableMenu } from './orderable-menu';
 export { readBusinessView, readMenuItemView, readMenuView } from './extra-data-views';
 export type {
   BusinessView,

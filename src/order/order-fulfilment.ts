@@ -2,9 +2,22 @@ import { Injectable } from '@nestjs/common';
 import Decimal from 'decimal.js';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
-import { EntityRecord, EntityService, StorefrontService } from '../entity';
+import {
+  EntityRecord,
+  EntityService,
+  locationOf,
+  OrderableMenu,
+  quoteZone,
+  StorefrontService,
+  ZoneQuote,
+} from '../entity';
 import { ApiError, ErrorDetail } from '../http/api-error';
-import { fulfilmentProblems, inferFulfilment, readFulfilment } from './domain/fulfilment';
+import {
+  FulfilmentRules,
+  fulfilmentProblems,
+  inferFulfilment,
+  readFulfilment,
+} from './domain/fulfilment';
 import { FulfilmentType } from './domain/fulfilment-type';
 import { isDeliveryItem, OrderableItem, PricedLine } from './domain/cart-pricing';
 import { PlaceOrderDto } from './dto/place-order.dto';
@@ -19,11 +32,21 @@ export type HandOverBody = Pick<
   'fulfilment_type' | 'delivery_data' | 'onpremise_data' | 'requested_time'
 >;
 
+/** The delivery zone that prices a delivery, and what it charges this order. */
+export interface PlacedZone {
+  key: string;
+  title: string;
+  fee: Decimal;
+  etaMinutes: number | null;
+}
+
 /** How a placed order is handed over, and when. */
 export interface FulfilmentPlan {
   type: FulfilmentType;
   /** Null: an order for now. */
   requestedTime: Date | null;
+  /** A delivery from a menu with zones: its zone; null otherwise. */
+  zone: PlacedZone | null;
 }
 
 /**
@@ -53,7 +76,7 @@ export class OrderFulfilment {
    */
   check(
     dto: HandOverBody,
-    orderable: { menu: EntityRecord; business: EntityRecord; hasDeliveryItems: boolean },
+    orderable: Pick<OrderableMenu, 'menu' | 'business' | 'hasDeliveryItems' | 'deliveryZones'>,
     lines: readonly PricedLine[],
     itemsByUuid: ReadonlyMap<string, OrderableItem>,
   ): FulfilmentPlan & { problems: ErrorDetail[] } {
@@ -72,6 +95,7 @@ export class OrderFulfilment {
       onpremiseLocation: dto.onpremise_data?.customer_onpremise_location ?? '',
     };
     const type = inferFulfilment(request, deliveryLines.length);
+    const zone = this.zoneOf(type, dto, orderable.deliveryZones, rules, itemsSubtotal);
     const problems: ErrorDetail[] = fulfilmentProblems({
       type,
       request,
@@ -79,9 +103,19 @@ export class OrderFulfilment {
       menuHasDeliveryItems: orderable.hasDeliveryItems,
       deliveryLines: deliveryLines.length,
       itemsSubtotal,
+      zone,
     });
+    const placed: PlacedZone | null =
+      zone && zone !== 'no location' && zone.ok
+        ? {
+            key: zone.zone.key,
+            title: zone.zone.title,
+            fee: zone.terms.fee,
+            etaMinutes: zone.terms.etaMinutes,
+          }
+        : null;
     if (problems.length || dto.requested_time === undefined) {
-      return { type, requestedTime: null, problems };
+      return { type, requestedTime: null, zone: placed, problems };
     }
 
     const requested = new Date(dto.requested_time);
@@ -98,10 +132,29 @@ export class OrderFulfilment {
       return {
         type,
         requestedTime: null,
+        zone: placed,
         problems: [{ field: 'requested_time', message: problem }],
       };
     }
-    return { type, requestedTime: requested, problems: [] };
+    return { type, requestedTime: requested, zone: placed, problems: [] };
+  }
+
+  /**
+   * The zone of a delivery from a menu with zones (or 'no location' when
+   * delivery_data gives neither a point nor an area); undefined otherwise.
+   */
+  private zoneOf(
+    type: FulfilmentType,
+    dto: HandOverBody,
+    zones: OrderableMenu['deliveryZones'],
+    rules: FulfilmentRules,
+    itemsSubtotal: Decimal,
+  ): ZoneQuote | 'no location' | undefined {
+    if (type !== 'delivery' || !zones) return undefined;
+    const location = locationOf(dto.delivery_data ?? {});
+    if (!location.point && !location.area) return 'no location';
+    const modeMinimum = rules.minimums.delivery ?? null;
+    return quoteZone(zones, location, modeMinimum, itemsSubtotal, 'delivery_data');
   }
 
   // R55: ready time.

@@ -50,6 +50,8 @@ const order: OrderResponseDto = {
   fulfilment_type: 'dine_in',
   requested_time: '2026-12-04T18:30:00.000Z',
   estimated_ready_at: null,
+  delivery_zone: null,
+  estimated_delivery_at: null,
   items: [
     {
       item_uuid: 'i-1',

@@ -184,6 +184,8 @@ export class OrderPlacementService {
         fulfilmentType: handOver.type,
         requestedTime: handOver.requestedTime,
         price: toOrderPrice(price),
+        deliveryZone: handOver.zone && { key: handOver.zone.key, title: handOver.zone.title },
+        deliveryEtaMinutes: handOver.zone?.etaMinutes ?? null,
       },
       pricedLines.map((line) => ({
         position: line.position,

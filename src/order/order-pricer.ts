@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DiscountRedemptions } from '../discount';
-import { formatMoney, withinTolerance, parseAmount } from '../common/money';
+import { formatMoney, Money, withinTolerance, parseAmount } from '../common/money';
 import { isDeliveryItem, OrderableItem, PricedLine, PricingProblem } from './domain/cart-pricing';
 import { FulfilmentType } from './domain/fulfilment-type';
 import { OrderPrice } from './order.repository';
@@ -29,6 +29,8 @@ export interface PricingRequest {
   lines: readonly PricedLine[];
   itemsByUuid: ReadonlyMap<string, OrderableItem>;
   fulfilmentType: FulfilmentType;
+  /** A delivery priced by its zone: the zone's fee is the delivery fee (there is no delivery line). */
+  zoneFee: Money | null;
   /** Placement locks the discount code's row for its redemption; a quote only reads. */
   lock: boolean;
 }
@@ -53,6 +55,7 @@ export class OrderPricer {
       lineTotal: line.lineTotal,
       isDelivery: isDeliveryItem(request.itemsByUuid.get(line.itemUuid)!),
     }));
+    if (request.zoneFee) lines.push({ lineTotal: request.zoneFee, isDelivery: true });
     const settings = readPricingSettings(request.businessExtra.pricing);
     const base = {
       lines,

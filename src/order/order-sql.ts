@@ -23,7 +23,7 @@ export const ORDER_COLUMNS = `uuid, order_reference, menu_uuid, business_uuid, o
   payment_instructions, amount_paid, amount_refunded, paid_at, payment_transaction_id,
   payment_error, fulfilment_type, requested_time, estimated_ready_at, items_subtotal,
   delivery_fee, discount, discount_code, discount_uuid, service_charge, tax, tax_inclusive, tip,
-  pricing_rates, created_at, updated_at`;
+  pricing_rates, delivery_zone, delivery_eta_minutes, created_at, updated_at`;
 export const LINE_COLUMNS = `uuid, order_uuid, position, item_uuid, title_name, category,
   unit_price_amount, options, quantity, line_total, item_note`;
 export const EVENT_COLUMNS =
@@ -73,6 +73,8 @@ export interface OrderRow {
   tax_inclusive: boolean;
   tip: string;
   pricing_rates: Record<string, unknown> | null;
+  delivery_zone: { key: string; title: string } | null;
+  delivery_eta_minutes: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -152,6 +154,8 @@ export function toOrder(row: OrderRow): OrderEntity {
     taxInclusive: row.tax_inclusive,
     tip: row.tip,
     pricingRates: row.pricing_rates,
+    deliveryZone: row.delivery_zone,
+    deliveryEtaMinutes: row.delivery_eta_minutes,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   });
@@ -191,17 +195,29 @@ export function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
+/** The delivery zone's columns, numbered after the others' placeholders. */
+const DELIVERY_ZONE_COLUMNS: Array<[string, string]> = [
+  ['delivery_zone', 'jsonb'],
+  ['delivery_eta_minutes', 'int'],
+];
+
 /** The order columns an insert writes, and their values ($1 is the order reference). */
 export const ORDER_INSERT_COLUMNS = `order_reference, menu_uuid, business_uuid, owner_uuid, payment_processor,
   amount, currency, customer_email_address, customer_phone_number,
   customer_requested_order_email_copy, general_note, delivery_data, onpremise_data,
   payment_collect, payment_instructions, payment_callback_url, payment_attempts,
   fulfilment_type, requested_time, items_subtotal, delivery_fee, discount, discount_code,
-  discount_uuid, service_charge, tax, tax_inclusive, tip, pricing_rates`;
-export const ORDER_INSERT_VALUES =
+  discount_uuid, service_charge, tax, tax_inclusive, tip, pricing_rates, ${DELIVERY_ZONE_COLUMNS.map(([name]) => name).join(', ')}`;
+const PRICED_ORDER_VALUES =
   '$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15::jsonb, $16, $17, ' +
   '$18, $19::timestamptz, $20::numeric, $21::numeric, $22::numeric, $23, $24::uuid, $25::numeric, ' +
   '$26::numeric, $27::boolean, $28::numeric, $29::jsonb';
+export const ORDER_INSERT_VALUES = [
+  PRICED_ORDER_VALUES,
+  ...DELIVERY_ZONE_COLUMNS.map(
+    ([, type], i) => `$${PRICED_ORDER_VALUES.split(',').length + i + 1}::${type}`,
+  ),
+].join(', ');
 
 export function orderParams(order: NewOrder): unknown[] {
   return [
@@ -234,6 +250,8 @@ export function orderParams(order: NewOrder): unknown[] {
     order.price.taxInclusive,
     order.price.tip,
     order.price.rates === null ? null : JSON.stringify(order.price.rates),
+    order.deliveryZone === null ? null : JSON.stringify(order.deliveryZone),
+    order.deliveryEtaMinutes,
   ];
 }
 

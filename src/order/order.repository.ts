@@ -48,6 +48,9 @@ export interface NewOrder {
   /** For an order for later, its slot; null for now. */
   requestedTime: Date | null;
   price: OrderPrice;
+  /** The delivery zone that priced the order, and its minutes from ready to delivered. */
+  deliveryZone: { key: string; title: string } | null;
+  deliveryEtaMinutes: number | null;
 }
 
 /** An order's price in lines, amounts as exact decimal strings. */
@@ -100,6 +103,8 @@ export type OrderChanges = Partial<
     | 'onpremiseData'
     | 'paymentInstructions'
     | 'pricingRates'
+    | 'deliveryZone'
+    | 'deliveryEtaMinutes'
     | 'paymentCollect'
     | PaymentColumn
   >

@@ -132,7 +132,11 @@ export const PLACEMENT_GUARDS: readonly PlacementGuard[] = [
     name: 'handOverAndTime',
     check(state, { fulfilment }) {
       const checked = fulfilment.check(state.body, state.orderable, state.lines, state.itemsByUuid);
-      state.handOver = { type: checked.type, requestedTime: checked.requestedTime };
+      state.handOver = {
+        type: checked.type,
+        requestedTime: checked.requestedTime,
+        zone: checked.zone,
+      };
       if (!checked.problems.length) return null;
       return { message: checked.problems[0].message, problems: checked.problems };
     },
@@ -151,6 +155,7 @@ export const PLACEMENT_GUARDS: readonly PlacementGuard[] = [
         lines: state.lines,
         itemsByUuid: state.itemsByUuid,
         fulfilmentType: state.handOver.type,
+        zoneFee: state.handOver.zone?.fee ?? null,
         lock: state.mode === 'place',
       });
       state.price = outcome.pricing;
@@ -211,7 +216,7 @@ export class PlacementGuards {
       orderable,
       itemsByUuid: new Map(orderable.items.map((item) => [item.uuid, item])),
       lines: [],
-      handOver: { type: 'dine_in', requestedTime: null },
+      handOver: { type: 'dine_in', requestedTime: null, zone: null },
       price: null,
     };
     const services = {

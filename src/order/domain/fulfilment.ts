@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { formatMoney } from '../../common/money';
-import { readMenuView } from '../../entity';
+import { readMenuView, ZoneQuote } from '../../entity';
 import { ErrorDetail } from '../../http/api-error';
 import { FULFILMENT_TYPES, FulfilmentType } from './fulfilment-type';
 
@@ -101,8 +101,10 @@ export function inferFulfilment(request: FulfilmentRequest, deliveryLines: numbe
  * price is the fee for that area); a dine-in order needs a location other
  * than `_`; the items' subtotal (every line but the delivery line) must reach
  * the mode's minimum, and the refusal names the minimum and the shortfall.
- * A menu without fulfilment settings refuses nothing of an order that does
- * not name its type, so the clients of before keep working unchanged.
+ * With delivery zones, a delivery is checked against its zone instead (see
+ * zoneProblems). A menu without fulfilment settings refuses nothing of an
+ * order that does not name its type, so the clients of before keep working
+ * unchanged.
  */
 export function fulfilmentProblems(input: {
   type: FulfilmentType;
@@ -111,6 +113,8 @@ export function fulfilmentProblems(input: {
   menuHasDeliveryItems: boolean;
   deliveryLines: number;
   itemsSubtotal: Decimal;
+  /** A delivery from a menu with zones: the zone quoted for its location (the zone's minimum applies). */
+  zone?: ZoneQuote | 'no location';
 }): ErrorDetail[] {
   const { type, request, rules } = input;
   if (!rules.configured && request.fulfilmentType === undefined) return [];
@@ -132,6 +136,7 @@ export function fulfilmentProblems(input: {
         },
       ];
     }
+    if (input.zone) return zoneProblems(input.zone, input.deliveryLines, input.itemsSubtotal);
     if (input.menuHasDeliveryItems && input.deliveryLines !== 1) {
       return [
         {
@@ -150,17 +155,53 @@ export function fulfilmentProblems(input: {
       },
     ];
   }
-  const minimum = rules.minimums[type];
-  if (minimum && input.itemsSubtotal.lt(minimum)) {
-    const shortfall = minimum.minus(input.itemsSubtotal);
+  return minimumProblems(type, rules.minimums[type], input.itemsSubtotal);
+}
+
+function minimumProblems(what: string, minimum: Decimal | undefined | null, items: Decimal) {
+  if (!minimum || items.gte(minimum)) return [];
+  const shortfall = minimum.minus(items);
+  return [
+    {
+      field: 'cart_items',
+      message: `The minimum order for ${what} is ${formatMoney(minimum)}; the items come to ${formatMoney(items)}, ${formatMoney(shortfall)} short.`,
+      minimum_order_amount: formatMoney(minimum),
+      shortfall: formatMoney(shortfall),
+    },
+  ];
+}
+
+// R71: delivery by zone.
+/**
+ * A delivery from a menu with zones: its `delivery_data` gives a point
+ * (`latitude` and `longitude`) or an `area`, a zone holds it (422 outside the
+ * delivery area, naming the nearest zone), no line is of category Delivery
+ * (the zone prices delivery), and the items reach the zone's minimum (the
+ * mode's when the zone names none).
+ */
+function zoneProblems(
+  zone: ZoneQuote | 'no location',
+  deliveryLines: number,
+  items: Decimal,
+): ErrorDetail[] {
+  if (zone === 'no location') {
     return [
       {
-        field: 'cart_items',
-        message: `The minimum order for ${type} is ${formatMoney(minimum)}; the items come to ${formatMoney(input.itemsSubtotal)}, ${formatMoney(shortfall)} short.`,
-        minimum_order_amount: formatMoney(minimum),
-        shortfall: formatMoney(shortfall),
+        field: 'delivery_data',
+        message:
+          'This menu prices delivery by zone: delivery_data needs latitude and longitude, or area.',
       },
     ];
   }
-  return [];
+  if (!zone.ok) return [zone.detail];
+  if (deliveryLines > 0) {
+    return [
+      {
+        field: 'cart_items',
+        message: `This menu prices delivery by zone (${zone.zone.title}: ${formatMoney(zone.terms.fee)}); remove the line of category Delivery.`,
+        delivery_lines: deliveryLines,
+      },
+    ];
+  }
+  return minimumProblems(`delivery to ${zone.zone.title}`, zone.terms.minimum, items);
 }

@@ -1,3 +1,4 @@
+import { DeliveryZoneRefDto } from '../../entity';
 import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { FULFILMENT_TYPES } from '../domain/fulfilment-type';
 import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
@@ -155,6 +156,16 @@ export class OrderResponseDto {
    */
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   estimated_ready_at!: string | null;
+  /** The delivery zone that priced the delivery, as it was when the order was placed; null without zones. */
+  @ApiProperty({ type: DeliveryZoneRefDto, nullable: true })
+  delivery_zone!: DeliveryZoneRefDto | null;
+  /**
+   * When the delivery is expected: `estimated_ready_at` plus the zone's
+   * minutes from ready to delivered; null until the ready time is known, and
+   * for an order without a zone or a zone that names no such minutes.
+   */
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  estimated_delivery_at!: string | null;
   @ApiProperty({ type: [OrderLineResponseDto] })
   items!: OrderLineResponseDto[];
   /** Every change, oldest first. */
@@ -178,6 +189,8 @@ export class OrderSummaryDto extends PickType(OrderResponseDto, [
   'fulfilment_type',
   'requested_time',
   'estimated_ready_at',
+  'delivery_zone',
+  'estimated_delivery_at',
   'created_at',
   'updated_at',
 ] as const) {}
@@ -188,11 +201,26 @@ function iso(value: Date | string): string {
 
 function fulfilmentFields(
   order: OrderEntity,
-): Pick<OrderResponseDto, 'fulfilment_type' | 'requested_time' | 'estimated_ready_at'> {
+): Pick<
+  OrderResponseDto,
+  | 'fulfilment_type'
+  | 'requested_time'
+  | 'estimated_ready_at'
+  | 'delivery_zone'
+  | 'estimated_delivery_at'
+> {
+  const ready = order.estimatedReadyAt ? new Date(order.estimatedReadyAt) : null;
+  const eta = order.deliveryEtaMinutes;
   return {
     fulfilment_type: order.fulfilmentType,
     requested_time: order.requestedTime ? iso(order.requestedTime) : null,
-    estimated_ready_at: order.estimatedReadyAt ? iso(order.estimatedReadyAt) : null,
+    estimated_ready_at: ready ? ready.toISOString() : null,
+    delivery_zone: order.deliveryZone ?? null,
+    // R71: the delivery follows the ready time by the zone's minutes.
+    estimated_delivery_at:
+      ready && eta !== null && eta !== undefined
+        ? new Date(ready.getTime() + eta * 60_000).toISOString()
+        : null,
   };
 }
 

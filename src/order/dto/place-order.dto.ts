@@ -1,3 +1,4 @@
+import { DeliveryLocationDto } from '../../entity';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
@@ -101,7 +102,12 @@ export class CartItemDto {
   options?: CartOptionDto[];
 }
 
-export class DeliveryDataDto {
+/**
+ * Where and how to deliver. With delivery zones on the menu, a delivery
+ * gives `latitude` and `longitude`, or `area` (or both): the zone that holds
+ * it prices the delivery.
+ */
+export class DeliveryDataDto extends DeliveryLocationDto {
   @IsOptional()
   @IsString()
   @MaxLength(255)

@@ -133,6 +133,14 @@ export class OrderEntity {
   @Column({ name: 'estimated_ready_at', type: 'timestamptz', nullable: true })
   estimatedReadyAt!: Date | null;
 
+  /** The delivery zone that priced the order, as it was at placement; null without zones. */
+  @Column({ name: 'delivery_zone', type: 'jsonb', nullable: true })
+  deliveryZone!: { key: string; title: string } | null;
+
+  /** The zone's minutes from ready to delivered; null when it names none. */
+  @Column({ name: 'delivery_eta_minutes', type: 'int', nullable: true })
+  deliveryEtaMinutes!: number | null;
+
   /** The lines other than the delivery line, after options, before discounts. */
   @Column({ name: 'items_subtotal', type: 'numeric', precision: 14, scale: 2, default: 0 })
   itemsSubtotal!: string;

@@ -17,6 +17,8 @@ const event: OrderStreamEvent = {
     fulfilment_type: 'pickup',
     requested_time: null,
     estimated_ready_at: null,
+    delivery_zone: null,
+    estimated_delivery_at: null,
     created_at: '2026-01-01T00:00:00.000Z',
     updated_at: '2026-01-01T00:00:00.000Z',
   },
