@@ -43,7 +43,8 @@ export class EntityController {
    * someone else's 403, wrong parent type 400). `meta_key` is required for a business and a menu:
    * unique among live businesses ignoring case, and among the live menus of one business (409).
    * `extra_data` is checked per type (see the BusinessExtraData, MenuExtraData and ItemExtraData
-   * schemas); unknown keys are kept, at most 64 KiB. Sending the same `request_id` again for the
+   * schemas); unknown keys are kept, at most 64 KiB (a menu's delivery zones have limits of their
+   * own and are not counted). Sending the same `request_id` again for the
    * same type answers the first record with 200 instead of creating a second.
    */
   @Post(':type')

@@ -35,6 +35,7 @@ export const OPERATION_FLOW: readonly string[] = [
   'getStorefrontQrSheet',
   'getSlots',
   // orders
+  'quoteDelivery',
   'quoteOrder',
   'placeOrder',
   'getGuestOrder',

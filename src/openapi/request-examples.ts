@@ -111,6 +111,21 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     },
     cart_items: [{ uuid: ITEM_UUID, quantity: 2, item_note: 'Extra spicy' }],
   }),
+  quoteDelivery: {
+    point: {
+      summary: 'A guest’s pin in Lekki, with the cart so far',
+      value: {
+        menu_uuid: MENU_UUID,
+        latitude: 6.4431,
+        longitude: 3.4683,
+        items_subtotal: '12000.00',
+      },
+    },
+    area: {
+      summary: 'A guest who names their area',
+      value: { menu_uuid: MENU_UUID, area: 'Ikoyi' },
+    },
+  },
   quoteOrder: one('Price a dine-in order with a code and a tip before placing it', {
     menu_uuid: MENU_UUID,
     payment_processor: 'cash',

@@ -280,7 +280,8 @@ export interface paths {
          *     someone else's 403, wrong parent type 400). `meta_key` is required for a business and a menu:
          *     unique among live businesses ignoring case, and among the live menus of one business (409).
          *     `extra_data` is checked per type (see the BusinessExtraData, MenuExtraData and ItemExtraData
-         *     schemas); unknown keys are kept, at most 64 KiB. Sending the same `request_id` again for the
+         *     schemas); unknown keys are kept, at most 64 KiB (a menu's delivery zones have limits of their
+         *     own and are not counted). Sending the same `request_id` again for the
          *     same type answers the first record with 200 instead of creating a second.
          */
         post: operations["createEntity"];
@@ -494,6 +495,37 @@ export interface paths {
         get: operations["getSlots"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/delivery/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a delivery to a place
+         * @description Needs the API key only. Takes a menu and a place (`latitude` and
+         *     `longitude`, or `area`, or both) and answers the menu's delivery zone
+         *     there, as placement would choose it: the first zone in the menu's list
+         *     that holds the point (a radius by great-circle distance, a polygon with
+         *     its edges) or names the area (without case or surrounding spaces). The
+         *     `fee` is the zone's, 0 once `items_subtotal` (0 when absent) reaches the
+         *     zone's `free_above`; `minimum_order_amount` is the zone's, else the
+         *     delivery mode's; `shortfall` is how far `items_subtotal` is below it.
+         *     Outside every zone is 422 "outside the delivery area", naming the zone
+         *     whose boundary is nearest the point (none for an area alone); a menu
+         *     without zones or without delivery is 422 on `menu_uuid`; an unknown or
+         *     closed menu is 404. Stores nothing.
+         */
+        post: operations["quoteDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1717,8 +1749,86 @@ export interface components {
             uuid: string;
         };
         DeliveryDataDto: {
+            /**
+             * @description The name of the delivery area, compared with a zone's areas without case or surrounding spaces.
+             * @example Ikoyi
+             */
+            area?: string;
             delivery_address?: string;
             delivery_identifier?: string;
+            /**
+             * @description Latitude of the delivery point, −90 to 90; sent with `longitude`.
+             * @example 6.4431
+             */
+            latitude?: number;
+            /**
+             * @description Longitude of the delivery point, −180 to 180; sent with `latitude`.
+             * @example 3.4683
+             */
+            longitude?: number;
+        };
+        DeliveryQuoteDto: {
+            /**
+             * @description The name of the delivery area, compared with a zone's areas without case or surrounding spaces.
+             * @example Ikoyi
+             */
+            area?: string;
+            /**
+             * @description The items' subtotal so far (decimal text, or a number), for the fee
+             *     (0 from the zone's `free_above` on) and the shortfall; 0 when absent.
+             * @example 12000.00
+             */
+            items_subtotal?: string | number;
+            /**
+             * @description Latitude of the delivery point, −90 to 90; sent with `longitude`.
+             * @example 6.4431
+             */
+            latitude?: number;
+            /**
+             * @description Longitude of the delivery point, −180 to 180; sent with `latitude`.
+             * @example 3.4683
+             */
+            longitude?: number;
+            /**
+             * Format: uuid
+             * @description A public menu whose business is public.
+             */
+            menu_uuid: string;
+        };
+        DeliveryQuoteResponseDto: {
+            /**
+             * @description Minutes from the order being ready to it being delivered; null when the zone names none.
+             * @example 45
+             */
+            eta_minutes: number | null;
+            /**
+             * @description The delivery fee: the zone's, or "0.00" once `items_subtotal` reaches `free_above`.
+             * @example 1500.00
+             */
+            fee: string;
+            /**
+             * @description From this items' subtotal on (inclusive), delivery is free; null when never.
+             * @example 20000.00
+             */
+            free_above: string | null;
+            /**
+             * @description The zone's minimum, else the delivery mode's; null for none.
+             * @example 5000.00
+             */
+            minimum_order_amount: string | null;
+            /**
+             * @description How far `items_subtotal` is below the minimum; "0.00" without one or once reached.
+             * @example 0.00
+             */
+            shortfall: string;
+            /** @description The first zone of the menu that holds the point or names the area. */
+            zone: components["schemas"]["DeliveryZoneRefDto"];
+        };
+        DeliveryZoneRefDto: {
+            /** @example lekki */
+            key: string;
+            /** @example Lekki */
+            title: string;
         };
         DiscountResponseDto: {
             /** Format: uuid */
@@ -1862,6 +1972,15 @@ export interface components {
             delivery_data: {
                 [key: string]: string;
             } | null;
+            /** @description The delivery zone that priced the delivery, as it was when the order was placed; null without zones. */
+            delivery_zone: components["schemas"]["DeliveryZoneRefDto"] | null;
+            /**
+             * Format: date-time
+             * @description When the delivery is expected: `estimated_ready_at` plus the zone's
+             *     minutes from ready to delivered; null until the ready time is known, and
+             *     for an order without a zone or a zone that names no such minutes.
+             */
+            estimated_delivery_at: string | null;
             /**
              * Format: date-time
              * @description When the kitchen expects the order ready: set by the business, or on
@@ -2182,6 +2301,60 @@ export interface components {
                      * @example 15.00
                      */
                     minimum_order_amount?: string | number;
+                    /** @description Delivery zones, tried in order: the first that holds the guest’s point (a radius, by great-circle distance; a polygon, its edges included) or names the guest’s area (without case or surrounding spaces) prices the delivery. Keys are unique. */
+                    zones?: ({
+                        /**
+                         * @description For areas: the names a guest may give.
+                         * @example [
+                         *       "Ikoyi",
+                         *       "Obalende"
+                         *     ]
+                         */
+                        areas?: string[];
+                        /** @description For a radius: the centre. */
+                        center?: {
+                            /** @example 6.4474 */
+                            lat?: number;
+                            /** @example 3.4722 */
+                            lng?: number;
+                        };
+                        /** @description Minutes from ready to delivered. */
+                        eta_minutes?: number;
+                        /** @description The delivery fee. */
+                        fee: string | number;
+                        /** @description From this items’ subtotal on (inclusive), the fee is 0. */
+                        free_above?: string | number;
+                        /** @example lekki */
+                        key: string;
+                        /** @enum {string} */
+                        kind: "radius" | "polygon" | "areas";
+                        /** @description The least the items may come to; without it, the delivery mode’s minimum. */
+                        minimum_order_amount?: string | number;
+                        /**
+                         * @description For a polygon: its points [lat, lng]; edges are straight in (lat, lng); the ring may not cross itself.
+                         * @example [
+                         *       [
+                         *         6.43,
+                         *         3.4
+                         *       ],
+                         *       [
+                         *         6.44,
+                         *         3.43
+                         *       ],
+                         *       [
+                         *         6.42,
+                         *         3.44
+                         *       ]
+                         *     ]
+                         */
+                        polygon?: number[][];
+                        /** @example 5 */
+                        radius_km?: number;
+                        /** @example Lekki */
+                        title: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
                 } & {
                     [key: string]: unknown;
                 };
@@ -2422,6 +2595,15 @@ export interface components {
             delivery_data: {
                 [key: string]: string;
             } | null;
+            /** @description The delivery zone that priced the delivery, as it was when the order was placed; null without zones. */
+            delivery_zone: components["schemas"]["DeliveryZoneRefDto"] | null;
+            /**
+             * Format: date-time
+             * @description When the delivery is expected: `estimated_ready_at` plus the zone's
+             *     minutes from ready to delivered; null until the ready time is known, and
+             *     for an order without a zone or a zone that names no such minutes.
+             */
+            estimated_delivery_at: string | null;
             /**
              * Format: date-time
              * @description When the kitchen expects the order ready: set by the business, or on
@@ -2612,6 +2794,15 @@ export interface components {
             delivery_data: {
                 [key: string]: string;
             } | null;
+            /** @description The delivery zone that priced the delivery, as it was when the order was placed; null without zones. */
+            delivery_zone: components["schemas"]["DeliveryZoneRefDto"] | null;
+            /**
+             * Format: date-time
+             * @description When the delivery is expected: `estimated_ready_at` plus the zone's
+             *     minutes from ready to delivered; null until the ready time is known, and
+             *     for an order without a zone or a zone that names no such minutes.
+             */
+            estimated_delivery_at: string | null;
             /**
              * Format: date-time
              * @description When the kitchen expects the order ready: set by the business, or on
@@ -4704,6 +4895,68 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    quoteDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeliveryQuoteDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["DeliveryQuoteResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
