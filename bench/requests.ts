@@ -15,6 +15,7 @@ import { reportPath } from './report-bench';
 import { Load } from './scenario-types';
 import { LoadSpec } from './types';
 import { scheduledOrderBodies } from './seed-scheduled';
+import { zoneOrderBodies } from './seed-zones';
 
 export interface RequestContext {
   bases: Record<Load['at'], string>;
@@ -61,6 +62,13 @@ export function requestOf(load: Load, context: RequestContext): Request {
       return {
         ...place,
         bodies: scheduledOrderBodies(context.seeded.scheduled, load.request === 'scheduled order'),
+        url: base + paths.order,
+      };
+    case 'zoned order':
+    case 'zoneless order':
+      return {
+        ...place,
+        bodies: zoneOrderBodies(context.seeded.zones, load.request === 'zoned order'),
         url: base + paths.order,
       };
     case 'card order':

@@ -13,6 +13,8 @@ export interface Load {
     | 'priced order'
     | 'scheduled order'
     | 'scheduled menu order for now'
+    | 'zoned order'
+    | 'zoneless order'
     | 'card order'
     | 'login'
     | 'long tail'
@@ -33,7 +35,7 @@ export interface Scenario {
   /** The row's id in the table. */
   id: string;
   /** The BENCH_ONLY name that selects it. */
-  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8';
+  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P11';
   title: string;
   /** The service run the row is measured and reported in. */
   phase: Phase;

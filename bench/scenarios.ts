@@ -135,6 +135,26 @@ export const SCENARIOS: Scenario[] = [
     drainOutbox: true,
   },
   {
+    // Delivery priced by zone: the menu has 50 polygons of 500 points, and
+    // each guest's point is in the last one only, so every placement tests
+    // all 50 edge by edge. Measured against the same delivery orders on a
+    // menu without zones, so the ratio is what the zones cost a placement.
+    id: 'P11',
+    only: 'P11',
+    title: 'P11 delivery order, 5 lines, on a menu of 50 zones of 500 points',
+    phase: 'cache off',
+    // Not one of P1-P3, whose RSS budget the table judges.
+    outsideRssBudget: true,
+    service: { name: 'P11 service', at: 'service', request: 'zoned order' },
+    ceiling: { name: 'P11 same orders without zones', at: 'service', request: 'zoneless order' },
+    ceilingLabel: 'service, the same orders without zones',
+    ceilingFirst: true,
+    ratioTo: 'ceiling',
+    targetRatio: 0.9,
+    ratioOf: 'the same orders without zones',
+    drainOutbox: true,
+  },
+  {
     id: 'P5',
     only: 'P5',
     title: 'P5 card order, 5 lines, opening a Paystack checkout (fake, answers at once)',

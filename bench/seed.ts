@@ -5,6 +5,7 @@
  */
 import { seedPriced, SeededPricing } from './seed-priced';
 import { seedScheduled, SeededSchedule } from './seed-scheduled';
+import { SeededZones, seedZones } from './seed-zones';
 import { randomBytes } from 'node:crypto';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -71,6 +72,8 @@ export interface Seeded {
   priced: SeededPricing;
   /** A third business whose menu takes orders for later in capped slots. */
   scheduled: SeededSchedule;
+  /** A fourth business: a menu with 50 delivery zones of 500 points, and one without zones. */
+  zones: SeededZones;
   seconds: number;
 }
 
@@ -266,6 +269,7 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
 
   const priced = await seedPriced(api, token);
   const scheduled = await seedScheduled(api, token);
+  const zones = await seedZones(api, token);
 
   return {
     ownerEmail,
@@ -273,6 +277,7 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
     token,
     priced,
     scheduled,
+    zones,
     businessUuid: business.uuid,
     bigMenuUuid: bigMenu.uuid,
     smallMenuUuid: smallMenu.uuid,
