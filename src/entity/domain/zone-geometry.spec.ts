@@ -262,3 +262,50 @@ describe('a ring that crosses itself', () => {
     expect(ringFault(ring)).toMatchObject({ kind: 'crossing' });
   });
 });
+
+describe('the slabs of a prepared polygon', () => {
+  /** Every edge, no index: the reference the prepared test must agree with. */
+  function reference(ring: Ring, point: LatLng): boolean {
+    const n = ring.length;
+    let inside = false;
+    for (let i = 0, j = n - 1; i < n; j = i++) {
+      const [ay, ax] = ring[j];
+      const [by, bx] = ring[i];
+      const dx = bx - ax;
+      const dy = by - ay;
+      const t = Math.max(
+        0,
+        Math.min(1, ((point.lng - ax) * dx + (point.lat - ay) * dy) / (dx * dx + dy * dy)),
+      );
+      if (Math.hypot(ax + t * dx - point.lng, ay + t * dy - point.lat) <= 1e-9) return true;
+      if (ay > point.lat !== by > point.lat && point.lng < ax + ((point.lat - ay) * dx) / dy)
+        inside = !inside;
+    }
+    return inside;
+  }
+
+  it('answer as testing every edge would, inside, outside and on vertices', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const rings: Ring[] = [
+      star({ lat: -1.2676, lng: 36.8108 }, 500),
+      star({ lat: 5.6, lng: -0.01 }, 37, 0.2),
+      WESTLANDS,
+      VICTORIA_ISLAND,
+    ];
+    for (const ring of rings) {
+      const prepared = preparePolygon(ring);
+      const points: LatLng[] = ring.map(([lat, lng]) => ({ lat, lng }));
+      for (let k = 0; k < 2000; k++) {
+        points.push({
+          lat: prepared.minY - 0.01 + random() * (prepared.maxY - prepared.minY + 0.02),
+          lng: prepared.minX - 0.01 + random() * (prepared.maxX - prepared.minX + 0.02),
+        });
+      }
+      const disagreements = points.filter(
+        (point) => polygonHolds(prepared, point) !== reference(ring, point),
+      );
+      expect(disagreements).toEqual([]);
+    }
+  });
+});

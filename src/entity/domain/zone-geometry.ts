@@ -56,7 +56,9 @@ export function destination(from: LatLng, km: number, degrees: number): LatLng {
 
 /**
  * A polygon prepared once for many tests: its vertices as two typed arrays
- * (x = longitude, y = latitude) and its bounding box.
+ * (x = longitude, y = latitude), its bounding box, and its edges filed by
+ * horizontal slab (edge `i` joins vertex `i - 1` to vertex `i`), so a test
+ * looks only at the few edges level with the point.
  */
 export interface PreparedPolygon {
   readonly xs: Float64Array;
@@ -65,13 +67,24 @@ export interface PreparedPolygon {
   readonly maxX: number;
   readonly minY: number;
   readonly maxY: number;
+  /** Slab `k` covers latitudes from minY + k × slabHeight; its edges are slabEdges[slabStart[k] … slabStart[k + 1]). */
+  readonly slabHeight: number;
+  readonly slabStart: Int32Array;
+  readonly slabEdges: Int32Array;
+}
+
+function slabOf(polygon: Pick<PreparedPolygon, 'minY' | 'slabHeight' | 'slabStart'>, y: number) {
+  const last = polygon.slabStart.length - 2;
+  const k = Math.floor((y - polygon.minY) / polygon.slabHeight);
+  return k < 0 ? 0 : k > last ? last : k;
 }
 
 /** `points` are `[lat, lng]` pairs, the ring closed implicitly (a repeated first point is dropped). */
 export function preparePolygon(points: ReadonlyArray<readonly [number, number]>): PreparedPolygon {
   const ring = withoutClosingPoint(points);
-  const xs = new Float64Array(ring.length);
-  const ys = new Float64Array(ring.length);
+  const n = ring.length;
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
   let minX = Infinity;
   let maxX = -Infinity;
   let minY = Infinity;
@@ -84,7 +97,25 @@ export function preparePolygon(points: ReadonlyArray<readonly [number, number]>)
     minY = Math.min(minY, lat);
     maxY = Math.max(maxY, lat);
   });
-  return { xs, ys, minX, maxX, minY, maxY };
+  // About √n slabs: a point is tested against some √n edges instead of n.
+  const slabs = Math.max(1, Math.ceil(Math.sqrt(n)));
+  const slabHeight = Math.max((maxY - minY) / slabs, Number.MIN_VALUE);
+  const frame = { minY, slabHeight, slabStart: new Int32Array(slabs + 1) };
+  const spans: Array<[number, number]> = [];
+  for (let i = 0, j = n - 1; i < n; j = i++) {
+    const low = slabOf(frame, Math.min(ys[i], ys[j]) - EDGE_TOLERANCE_DEGREES);
+    const high = slabOf(frame, Math.max(ys[i], ys[j]) + EDGE_TOLERANCE_DEGREES);
+    spans.push([low, high]);
+    for (let k = low; k <= high; k++) frame.slabStart[k + 1]++;
+  }
+  for (let k = 0; k < slabs; k++) frame.slabStart[k + 1] += frame.slabStart[k];
+  const slabEdges = new Int32Array(frame.slabStart[slabs]);
+  const fill = frame.slabStart.slice(0, slabs);
+  spans.forEach(([low, high], i) => {
+    for (let k = low; k <= high; k++) slabEdges[fill[k]++] = i;
+  });
+  const { slabStart } = frame;
+  return { xs, ys, minX, maxX, minY, maxY, slabHeight, slabStart, slabEdges };
 }
 
 /** A ring written closed, GeoJSON-style (last point = first), without its closing point. */
@@ -134,19 +165,24 @@ export function polygonHolds(polygon: PreparedPolygon, point: LatLng): boolean {
   ) {
     return false;
   }
-  const { xs, ys } = polygon;
+  const { xs, ys, slabEdges } = polygon;
   const n = xs.length;
+  const slab = slabOf(polygon, y);
+  const below = y - tol;
+  const above = y + tol;
   let inside = false;
-  for (let i = 0, j = n - 1; i < n; j = i++) {
-    const ax = xs[j];
+  // Only the edges filed in the point's slab can hold it or cross its ray.
+  for (let e = polygon.slabStart[slab], end = polygon.slabStart[slab + 1]; e < end; e++) {
+    const i = slabEdges[e];
+    const j = i === 0 ? n - 1 : i - 1;
     const ay = ys[j];
-    const bx = xs[i];
     const by = ys[i];
+    if ((ay < below && by < below) || (ay > above && by > above)) continue;
+    const ax = xs[j];
+    const bx = xs[i];
     if (
       x >= Math.min(ax, bx) - tol &&
       x <= Math.max(ax, bx) + tol &&
-      y >= Math.min(ay, by) - tol &&
-      y <= Math.max(ay, by) + tol &&
       segmentDistanceSquared(x, y, ax, ay, bx, by) <= TOLERANCE_SQUARED
     ) {
       return true;
