@@ -55,6 +55,8 @@ describe('the owner’s live order stream (SSE)', () => {
         fulfilment_type: 'pickup',
         requested_time: null,
         estimated_ready_at: null,
+        delivery_zone: null,
+        estimated_delivery_at: null,
         created_at: order.created_at,
         updated_at: expect.any(String),
       });

@@ -1969,8 +1969,9 @@ export interface components {
             customer_email_address: string;
             customer_phone_number: string | null;
             customer_requested_order_email_copy: boolean;
+            /** @description As sent: the address and identifier, and for a delivery by zone its latitude and longitude (numbers) or area. */
             delivery_data: {
-                [key: string]: string;
+                [key: string]: string | number;
             } | null;
             /** @description The delivery zone that priced the delivery, as it was when the order was placed; null without zones. */
             delivery_zone: components["schemas"]["DeliveryZoneRefDto"] | null;
@@ -2592,8 +2593,9 @@ export interface components {
             customer_email_address: string;
             customer_phone_number: string | null;
             customer_requested_order_email_copy: boolean;
+            /** @description As sent: the address and identifier, and for a delivery by zone its latitude and longitude (numbers) or area. */
             delivery_data: {
-                [key: string]: string;
+                [key: string]: string | number;
             } | null;
             /** @description The delivery zone that priced the delivery, as it was when the order was placed; null without zones. */
             delivery_zone: components["schemas"]["DeliveryZoneRefDto"] | null;
@@ -2791,8 +2793,9 @@ export interface components {
             customer_email_address: string;
             customer_phone_number: string | null;
             customer_requested_order_email_copy: boolean;
+            /** @description As sent: the address and identifier, and for a delivery by zone its latitude and longitude (numbers) or area. */
             delivery_data: {
-                [key: string]: string;
+                [key: string]: string | number;
             } | null;
             /** @description The delivery zone that priced the delivery, as it was when the order was placed; null without zones. */
             delivery_zone: components["schemas"]["DeliveryZoneRefDto"] | null;

@@ -137,7 +137,12 @@ export class OrderResponseDto {
   customer_email_address!: string;
   customer_phone_number!: string | null;
   customer_requested_order_email_copy!: boolean;
-  @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'string' } })
+  /** As sent: the address and identifier, and for a delivery by zone its latitude and longitude (numbers) or area. */
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+  })
   delivery_data!: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: { type: 'string' } })
   onpremise_data!: Record<string, unknown> | null;
