@@ -80,6 +80,8 @@ export interface AppConfig {
   paystack: PaystackConfig | undefined;
   /** Origins a checkout's callback_url may point at; '*' is any http(s) origin. */
   paymentCallbackOrigins: string[] | '*';
+  /** How often each process looks for pending payments whose check with the provider is due. */
+  paymentCheckIntervalMs: number;
   /** Bearer token GET /metrics requires; unset: open outside production, hidden (404) in production. */
   metricsToken: string | undefined;
   /** Swagger UI at /docs and the OpenAPI document at /docs/openapi.json; false: both 404. */
@@ -340,6 +342,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     frontUrl: (frontUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
     paystack: paystackConfig(env),
     paymentCallbackOrigins: origins(env, 'PAYMENT_CALLBACK_ORIGINS') ?? (production ? [] : '*'),
+    paymentCheckIntervalMs: int(env, 'PAYMENT_CHECK_INTERVAL_MS', 15000, 100, 600000),
     metricsToken: metricsToken(env),
     docsEnabled: bool(env, 'DOCS_ENABLED', true),
   };

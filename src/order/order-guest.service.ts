@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PaymentState } from '../payment';
+import { PaymentService } from '../payment';
 import { Request, Response } from 'express';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
@@ -7,7 +7,8 @@ import { OrderTokens } from './domain/order-token';
 import { canMoveStatus, nextStatuses } from './domain/order-status';
 import { isUuid } from '../common/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
-import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/order-response.dto';
+import { GuestOrderResponseDto } from './dto/order-response.dto';
+import { OrderViews } from './order-views';
 import { OrderPricer } from './order-pricer';
 import { OrderEntity } from './entities';
 import { NotificationRepository } from '../notification';
@@ -17,9 +18,6 @@ import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderStreamHub } from './realtime/order-stream.hub';
 
 const UNKNOWN = 'The order does not exist.';
-
-/** Payment states in which money has come in through the provider. */
-const PAID_STATES: readonly PaymentState[] = ['paid', 'overpaid', 'partially_refunded'];
 
 /**
  * The guest's own view of an order, by the token the placement answered:
@@ -37,6 +35,8 @@ export class OrderGuestService {
     private readonly hub: OrderStreamHub,
     private readonly pricer: OrderPricer,
     private readonly slots: OrderSlotsRepository,
+    private readonly payments: PaymentService,
+    private readonly views: OrderViews,
   ) {}
 
   /** The order's uuid when the token is this order's; otherwise 404. */
@@ -81,7 +81,7 @@ export class OrderGuestService {
           ],
         );
       }
-      if (order.paymentCollect === 'online' && PAID_STATES.includes(order.paymentState)) {
+      if (await this.payments.heldOnline(order.uuid, manager)) {
         // The money came in through the provider: only the restaurant can give it
         // back (a refund), so a guest's cancel would leave it "cancelled, paid".
         throw ApiError.unprocessable(
@@ -126,12 +126,7 @@ export class OrderGuestService {
     });
   }
 
-  private async guestView(
-    order: OrderEntity,
-    manager?: EntityManager,
-  ): Promise<GuestOrderResponseDto> {
-    const lines = await this.orders.linesOf([order.uuid], manager);
-    const events = await this.orders.eventsOf([order.uuid], manager);
-    return toGuestOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []);
+  private guestView(order: OrderEntity, manager?: EntityManager): Promise<GuestOrderResponseDto> {
+    return this.views.guest(order, manager);
   }
 }

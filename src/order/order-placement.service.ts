@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { UserContacts } from '../account';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
@@ -15,17 +14,18 @@ import { OrderTokens } from './domain/order-token';
 import {
   OrderResponseDto,
   PlacedOrderResponseDto,
-  toOrderHistoryEntry,
   toOrderResponse,
 } from './dto/order-response.dto';
-import { toPaymentResponse } from '../payment';
-import { OrderEntity, OrderEventEntity } from './entities';
-import { OrderPayments } from './order-payments';
+import { CheckoutContext, PaymentRow, PaymentService } from '../payment';
+import { Transaction } from '../database/event-bus';
+import { OrderEntity } from './entities';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { NotificationRepository } from '../notification';
 import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
-import { OrderRepository } from './order.repository';
+import { newOrderUuid, OrderRepository } from './order.repository';
+import { snapshotOf } from './order-snapshot';
+import { OrderViews } from './order-views';
 import { OrderPricer, toOrderPrice } from './order-pricer';
 import { PlacementGuards } from './placement-guards';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
@@ -63,7 +63,8 @@ export class OrderPlacementService {
     private readonly idempotency: IdempotencyService,
     private readonly events: OrderEventBus,
     private readonly tokens: OrderTokens,
-    private readonly payments: OrderPayments,
+    private readonly payments: PaymentService,
+    private readonly views: OrderViews,
     private readonly userContacts: UserContacts,
     private readonly pricer: OrderPricer,
     private readonly guards: PlacementGuards,
@@ -84,14 +85,14 @@ export class OrderPlacementService {
     );
     const fingerprint = requestHash(normalised(dto));
     // R21: one transaction.
-    const outcome = await this.events.transaction(async (manager, publish) => {
+    const outcome = await this.events.transaction(async (manager, publish, tx) => {
       if (key) {
         const start = await this.idempotency.begin(manager, IDEMPOTENCY_SCOPE, key, fingerprint);
         if (start.kind === 'replay') {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const created = await this.createOrder(manager, dto, publish);
+      const created = await this.createOrder(tx, dto, publish);
       if (key) {
         await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
           status: 201,
@@ -104,17 +105,19 @@ export class OrderPlacementService {
     if (!outcome.replayed) ordersPlaced.inc();
     let body: OrderResponseDto;
     if (outcome.replayed) {
-      // The stored answer predates the checkout: the payment and its history are read as they stand now.
+      // The stored answer predates the checkout: the order is read as it stands now.
       const current = await this.orders.findByUuid(outcome.body.uuid);
-      const history = current ? (await this.orders.eventsOf([current.uuid])).get(current.uuid) : [];
-      body = current
-        ? withPayment({ ...outcome.body, history: [] }, current, history ?? [])
-        : outcome.body;
+      body = current ? await this.views.owner(current) : outcome.body;
     } else {
       // An online payment's checkout is opened only now that the order has committed.
-      const { answer, order, businessExtra } = outcome.created!;
-      const opened = await this.payments.openCheckout(order, businessExtra);
-      body = opened ? withPayment(answer, opened.order, opened.events) : answer;
+      const { answer, order, payment, context } = outcome.created!;
+      if (payment.channel === 'checkout') {
+        await this.payments.openCheckout(snapshotOf(order), payment, context);
+        const current = await this.orders.findByUuid(order.uuid);
+        body = current ? await this.views.owner(current) : answer;
+      } else {
+        body = answer;
+      }
     }
     // The guest's token is derived from the order, never stored: the replay answers the same one.
     const placed: PlacedOrderResponseDto = {
@@ -137,14 +140,16 @@ export class OrderPlacementService {
   }
 
   private async createOrder(
-    manager: EntityManager,
+    tx: Transaction,
     dto: PlaceOrderDto,
     publish: PublishOrderEvent,
   ): Promise<{
     answer: OrderResponseDto;
     order: OrderEntity;
-    businessExtra: Record<string, unknown>;
+    payment: PaymentRow;
+    context: CheckoutContext;
   }> {
+    const manager = tx.manager;
     // The placement's guards, in order; the first that fails refuses the order.
     const { state } = await this.guards.run(manager, dto, 'place');
     const { processor, handOver, lines: pricedLines } = state;
@@ -152,11 +157,13 @@ export class OrderPlacementService {
     const price = state.price!;
 
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
-    const payment = this.payments.plan({
+    const plan = this.payments.plan({
       processor,
       menu: menu.extraData,
       callbackUrl: dto.callback_url,
     });
+    // An order that costs nothing is paid at placement; no checkout opens for it.
+    const free = price.total.lte(0);
     // The order, its lines and its first history entry, written in one statement.
     const {
       order: stored,
@@ -165,22 +172,21 @@ export class OrderPlacementService {
     } = await this.orders.insertPlacedOrder(
       manager,
       {
+        uuid: newOrderUuid(),
         menuUuid: menu.uuid,
         businessUuid: business.uuid,
         ownerUuid: business.ownedBy,
         paymentProcessor: processor,
         amount: formatMoney(price.total),
-        currency: payment.currency,
+        currency: plan.currency,
         customerEmailAddress: dto.customer_email_address,
         customerPhoneNumber: optionalText(dto.customer_phone_number),
         customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
         generalNote: optionalText(dto.general_note),
         deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
         onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
-        paymentCollect: payment.collect,
-        paymentInstructions: payment.instructions,
-        paymentCallbackUrl: payment.callbackUrl,
-        paymentAttempts: payment.attempts,
+        paymentState: free ? 'paid' : 'unpaid',
+        paymentStatus: free ? 'paid' : 'unpaid',
         fulfilmentType: handOver.type,
         requestedTime: handOver.requestedTime,
         price: toOrderPrice(price),
@@ -199,8 +205,13 @@ export class OrderPlacementService {
       'guest',
     );
     await this.pricer.redeem(manager, price, stored.uuid, dto.customer_email_address);
-    // The order is new in this transaction: what was just inserted is all of its lines and history.
-    const answer = toOrderResponse(stored, lines, events);
+    const payment = await this.payments.start(tx, snapshotOf(stored), plan);
+    // The order is new in this transaction: what was just inserted is all of its lines, history and payments.
+    const answer = toOrderResponse(stored, {
+      lines,
+      events,
+      payments: { payments: [payment], refunds: [] },
+    });
 
     const contact = businessContact(business, menu);
     const currencyText = answer.currency ? ` ${answer.currency}` : '';
@@ -227,21 +238,11 @@ export class OrderPlacementService {
     await publish('order.created', stored);
     // Last, so the slot's lock is held only until the commit.
     await this.guards.holdSlot(manager, state);
-    return { answer, order: stored, businessExtra: business.extraData };
+    return {
+      answer,
+      order: stored,
+      payment,
+      context: { menu: menu.extraData, business: business.extraData },
+    };
   }
-}
-
-/** The answer with the order's payment as it stands now, and any history made since. */
-function withPayment(
-  answer: OrderResponseDto,
-  order: OrderEntity,
-  events: readonly OrderEventEntity[],
-): OrderResponseDto {
-  return {
-    ...answer,
-    payment_status: order.paymentStatus,
-    payment: toPaymentResponse(order),
-    history: [...answer.history, ...events.map(toOrderHistoryEntry)],
-    updated_at: new Date(order.updatedAt).toISOString(),
-  };
 }

@@ -1,9 +1,16 @@
 import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { FULFILMENT_TYPES } from '../domain/fulfilment-type';
-import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
-import { PAYMENT_PROCESSORS } from '../domain/payment-methods';
+import { ORDER_STATUSES } from '../domain/order-status';
+import {
+  PAYMENT_PROCESSORS,
+  PAYMENT_STATUSES,
+  PaymentRecordResponseDto,
+  PaymentResponseDto,
+  PaymentsOfOrder,
+  toPaymentRecords,
+  toPaymentResponse,
+} from '../../payment';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
-import { PaymentResponseDto, toPaymentResponse } from '../../payment';
 
 /** An option chosen on an order line, as it was when the order was placed. */
 export class OrderLineOptionDto {
@@ -115,12 +122,18 @@ export class OrderResponseDto {
   order_reference!: string;
   @ApiProperty({ enum: ORDER_STATUSES })
   status!: string;
-  /** Mirrors `payment.status` in four values: unpaid, paid, partially_refunded, refunded. */
+  /**
+   * `payment.status` in fewer words: unpaid, partially_paid, paid,
+   * partially_refunded, refunded (and on_tab for a round of a table's tab).
+   */
   @ApiProperty({ enum: PAYMENT_STATUSES })
   payment_status!: string;
-  /** How the order is paid and where the payment stands. */
+  /** How the order is paid and where its payments stand, all of them counted. */
   @ApiProperty({ type: PaymentResponseDto })
   payment!: PaymentResponseDto;
+  /** Every attempt to collect money for the order, oldest first, each with its refunds. */
+  @ApiProperty({ type: [PaymentRecordResponseDto] })
+  payments!: PaymentRecordResponseDto[];
   menu_uuid!: string;
   business_uuid!: string;
   /** The total the server computed (the pricing block's total), two decimals. */
@@ -237,17 +250,22 @@ export function toOrderHistoryEntry(event: OrderEventEntity): OrderHistoryEntryD
   };
 }
 
-export function toOrderResponse(
-  order: OrderEntity,
-  lines: readonly OrderLineEntity[],
-  events: readonly OrderEventEntity[],
-): OrderResponseDto {
+/** The parts of an order an answer is made of: the order, its lines, history and payments. */
+export interface OrderParts {
+  lines: readonly OrderLineEntity[];
+  events: readonly OrderEventEntity[];
+  payments: PaymentsOfOrder;
+}
+
+export function toOrderResponse(order: OrderEntity, parts: OrderParts): OrderResponseDto {
+  const { lines, events, payments } = parts;
   return {
     uuid: order.uuid,
     order_reference: order.orderReference,
     status: order.status,
     payment_status: order.paymentStatus,
-    payment: toPaymentResponse(order),
+    payment: toPaymentResponse(order, payments),
+    payments: toPaymentRecords(payments),
     menu_uuid: order.menuUuid,
     business_uuid: order.businessUuid,
     amount: order.amount,
@@ -290,12 +308,8 @@ export class GuestOrderResponseDto extends OmitType(OrderResponseDto, ['owner_no
  * the history entries of that note are the restaurant's own and never leave
  * through a guest's credential.
  */
-export function toGuestOrderResponse(
-  order: OrderEntity,
-  lines: readonly OrderLineEntity[],
-  events: readonly OrderEventEntity[],
-): GuestOrderResponseDto {
+export function toGuestOrderResponse(order: OrderEntity, parts: OrderParts): GuestOrderResponseDto {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { owner_note, ...rest } = toOrderResponse(order, lines, events);
+  const { owner_note, ...rest } = toOrderResponse(order, parts);
   return { ...rest, history: rest.history.filter((entry) => entry.field !== 'owner_note') };
 }
