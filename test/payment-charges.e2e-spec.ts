@@ -6,7 +6,8 @@ import { newCatalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { FAKE_OTP } from './support/fake-paystack-charges';
 import { cartLine, guestHeaders, orderBody, placeOrder, updateOrderRequest } from './support/order';
-import { TEST_JWT_SECRET } from './support/test-app';
+import { serverOnly } from './support/server-only';
+import { startTestApp, TEST_JWT_SECRET } from './support/test-app';
 
 const tokens = new OrderTokens(TEST_JWT_SECRET);
 
@@ -357,4 +358,43 @@ describe('payments from the order page', () => {
     expect(column).toBeGreaterThan(header.indexOf('payment_status'));
     expect(rows.find((row) => row[1] === placed.uuid)?.[column]).toBe('ussd');
   });
+
+  serverOnly(
+    'asks Paystack about a due charge once across two replicas, and pays it once',
+    async () => {
+      const replica = await startTestApp(
+        { PAYSTACK_SECRET_KEY: card.fake.secretKey, PAYSTACK_BASE_URL: card.fake.url },
+        { database: { env: { DATABASE_URL: card.t.config.databaseUrl! }, drop: async () => {} } },
+      );
+      try {
+        const placed = await order();
+        const payment = expectOk(await pay(placed.uuid, { channel: 'ussd', bank: '737' }), 201);
+        const due = () =>
+          card.t.dataSource.query(
+            `UPDATE payments SET next_check_at = now() - interval '1 second' WHERE uuid = $1`,
+            [payment.uuid],
+          );
+        const checks = () =>
+          card.fake.calls.filter(
+            (call) => call.method === 'GET' && call.path === `/charge/${payment.reference}`,
+          ).length;
+        const workers = [card.t.app.get(PaymentCheckWorker), replica.app.get(PaymentCheckWorker)];
+        await due();
+        await Promise.all(workers.map((worker) => worker.checkDue()));
+        expect(checks()).toBe(1);
+        card.fake.pay(payment.reference);
+        await due();
+        await Promise.all([
+          ...workers.map((worker) => worker.checkDue()),
+          settle(payment.reference),
+        ]);
+        expect(checks()).toBe(2);
+        const paid = await read(placed.uuid);
+        expect(paid.payment).toMatchObject({ status: 'paid', amount_paid: '2000.00' });
+        expect(paid.history.filter((h: { to: string }) => h.to === 'paid')).toHaveLength(1);
+      } finally {
+        await replica.close();
+      }
+    },
+  );
 });
