@@ -64,9 +64,14 @@ export class OutboxLane {
     );
   }
 
-  /** Claims and starts what the lane can start now; answers how many rows it started. */
-  fill(): Promise<number> {
-    return this.queueFill();
+  /**
+   * Claims and starts what the lane can start now. Answers how many rows it
+   * started, and whether it then found nothing more it could start (rather
+   * than stopping because the lane was full).
+   */
+  async fill(): Promise<{ started: number; exhausted: boolean }> {
+    const started = await this.queueFill();
+    return { started, exhausted: !this.backlog };
   }
 
   /** No claim after this; deliveries in flight go on. */
@@ -82,7 +87,7 @@ export class OutboxLane {
 
   /** Claims never overlap within a lane, so its free slots and receiver counts are exact. */
   private queueFill(before?: () => void): Promise<number> {
-    const run = this.chain.then(() => {
+    const run = this.chain.then((): Promise<number> => {
       before?.();
       return this.claimWhileRoom();
     });

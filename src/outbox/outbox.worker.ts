@@ -135,10 +135,14 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   async drain(): Promise<number> {
     let claimed = 0;
     for (;;) {
-      let started = 0;
-      for (const lane of this.lanes.values()) started += await lane.fill();
-      claimed += started;
-      if (started === 0 && this.inFlightCount() === 0) return claimed;
+      let exhausted = true;
+      for (const lane of this.lanes.values()) {
+        const fill = await lane.fill();
+        claimed += fill.started;
+        exhausted &&= fill.exhausted;
+      }
+      // A full lane claims again as its deliveries finish: wait for one, then look again.
+      if (exhausted && this.inFlightCount() === 0) return claimed;
       await this.nextSettled();
     }
   }
