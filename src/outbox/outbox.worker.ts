@@ -56,6 +56,7 @@ function reasonOf(error: unknown): string {
  * it. A lane wakes when a commit writes a row due now (OutboxSignal) and
  * every OUTBOX_POLL_INTERVAL_MS; drain() lets tests deliver at once.
  */
+// R25: mail through the outbox. R70: one receiver never holds back another.
 @Injectable()
 export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Outbox');
