@@ -2,6 +2,13 @@ import { OutboxLaneSettings } from '../config/config';
 import { LaneKinds, OutboxLaneName } from './outbox-lanes';
 import { Claimed, ClaimedRow, ClaimRequest } from './outbox.repository';
 
+/**
+ * Wake-ups (commits, the poll) that arrive within this long share one claim:
+ * under a burst of orders a lane claims a few rows at a time instead of
+ * running a claim per commit. Small beside the second a row may take.
+ */
+const WAKE_GATHER_MS = 20;
+
 /** What a lane needs of the worker that runs it. */
 export interface LaneWork {
   /** Claims due rows of the lane (OutboxRepository.claimDue with the worker's clock and lease). */
@@ -29,6 +36,7 @@ export class OutboxLane {
   private readonly busy = new Map<string, number>();
   private chain: Promise<unknown> = Promise.resolve();
   private fillQueued = false;
+  private gathering: NodeJS.Timeout | undefined;
   /** More rows may be due than the last claim took. */
   private backlog = true;
   private stopped = false;
@@ -51,18 +59,16 @@ export class OutboxLane {
     return count;
   }
 
-  inFlightUuids(): string[] {
-    return [...this.inFlight.keys()];
-  }
-
-  /** Rows may be due: claim soon (one claim, however many wake-ups arrive meanwhile). */
+  /**
+   * Rows may be due (a commit, the poll): claim in a moment, once for every
+   * wake-up that arrives meanwhile.
+   */
   wake(): void {
     this.backlog = true;
     if (this.fillQueued || this.stopped) return;
     this.fillQueued = true;
-    this.queueFill(() => (this.fillQueued = false)).catch((error: unknown) =>
-      this.work.warn(`Outbox ${this.name} lane could not claim rows: ${String(error)}`),
-    );
+    this.gathering = setTimeout(() => this.refill(), WAKE_GATHER_MS);
+    this.gathering.unref();
   }
 
   /**
@@ -78,6 +84,7 @@ export class OutboxLane {
   /** No claim after this; deliveries in flight go on. */
   stop(): void {
     this.stopped = true;
+    clearTimeout(this.gathering);
   }
 
   /** Resolves once no claim runs and nothing is in flight. */
@@ -144,7 +151,20 @@ export class OutboxLane {
       else this.busy.set(row.receiver, count - 1);
     }
     this.work.settled();
-    // Its rows were skipped while it was at its cap: they may be due now.
-    if (this.backlog || receiverWasAtCap) this.wake();
+    // A slot is free: claim again at once if more was due, or if this row's
+    // receiver was at its cap (its rows were passed over).
+    if ((this.backlog || receiverWasAtCap) && !this.fillQueued && !this.stopped) {
+      this.backlog = true;
+      this.fillQueued = true;
+      this.refill();
+    }
+  }
+
+  /** The queued claim, now. */
+  private refill(): void {
+    this.gathering = undefined;
+    this.queueFill(() => (this.fillQueued = false)).catch((error: unknown) =>
+      this.work.warn(`Outbox ${this.name} lane could not claim rows: ${String(error)}`),
+    );
   }
 }
