@@ -159,13 +159,14 @@ describe('outbox lanes', () => {
       receiver.url('/slow'),
       slowCatalog.business.uuid,
     );
-    receiver.slowPaths.set('/slow', SLOW_MS);
-    for (let i = 0; i < SLOW_BACKLOG; i += 1) await placeOrder(t, orderBody(slowCatalog));
-    await receiver.until('/slow', PER_ENDPOINT);
-
     const owner = await createUser(t);
     const catalog: Catalog = await newCatalog(t, owner);
     await createWebhook(t, owner, receiver.url('/fast'), catalog.business.uuid);
+
+    // The first two requests arrive at once and are answered 9 s later; what follows takes less.
+    receiver.slowPaths.set('/slow', SLOW_MS);
+    for (let i = 0; i < SLOW_BACKLOG; i += 1) await placeOrder(t, orderBody(slowCatalog));
+    await receiver.until('/slow', PER_ENDPOINT);
     const placed = performance.now();
     const order = await placeOrder(t, orderBody(catalog));
     await Promise.all([
@@ -206,6 +207,9 @@ describe('outbox lanes', () => {
     expect(sample(metrics, 'outbox_lane_oldest_due_seconds', 'lane="webhook"')).toBeGreaterThan(0);
     expect(sample(metrics, 'outbox_lane_concurrency', 'lane="webhook"')).toBe(16);
     expect(sample(metrics, 'outbox_lane_due', 'lane="mail"')).toBe(0);
+    expect(sample(metrics, 'outbox_deliveries_total', 'lane="mail",result="sent"')).toBeGreaterThan(
+      SLOW_BACKLOG,
+    );
 
     // Once the receiver answers, its deliveries go on, two at a time.
     receiver.slowPaths.delete('/slow');
