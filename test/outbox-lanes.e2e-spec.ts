@@ -1,5 +1,4 @@
 import { OutboxService } from '../src/outbox/outbox.service';
-import { OutboxWorker } from '../src/outbox/outbox.worker';
 import { Client } from 'pg';
 import { OUTBOX_CHANNEL, OutboxSignal } from '../src/outbox/outbox-signal';
 import { createTestDatabase, serverUrl, TestDatabase } from './support/database';
@@ -163,10 +162,13 @@ describe('outbox lanes', () => {
     const catalog: Catalog = await newCatalog(t, owner);
     await createWebhook(t, owner, receiver.url('/fast'), catalog.business.uuid);
 
-    // The first two requests arrive at once and are answered 9 s later; what follows takes less.
-    receiver.slowPaths.set('/slow', SLOW_MS);
+    // The backlog: its first two requests are held while the rest is written (however long
+    // that takes), then every answer comes 9 s after the other business's order, or later.
+    receiver.slowPaths.set('/slow', Infinity);
     for (let i = 0; i < SLOW_BACKLOG; i += 1) await placeOrder(t, orderBody(slowCatalog));
     await receiver.until('/slow', PER_ENDPOINT);
+    receiver.slowPaths.set('/slow', SLOW_MS);
+    receiver.answerHeldAfter('/slow', SLOW_MS);
     const placed = performance.now();
     const order = await placeOrder(t, orderBody(catalog));
     await Promise.all([
@@ -242,12 +244,12 @@ describe('outbox lanes', () => {
 
     smtp.stall = false;
     smtp.releaseStalled();
-    await smtp.until(() => to.every((address) => smtp.to(address).length > 0), 'every mail');
-    await t.app.get(OutboxWorker).drain();
-    const rows = await t.dataSource.query(
-      `SELECT status, attempts FROM outbox WHERE payload->>'to' = ANY($1)`,
-      [to],
-    );
+    const rowsOf = (): Promise<Array<{ status: string; attempts: number }>> =>
+      t.dataSource.query(`SELECT status, attempts FROM outbox WHERE payload->>'to' = ANY($1)`, [
+        to,
+      ]);
+    await until(async () => (await rowsOf()).every((row) => row.status === 'sent'), 'every mail');
+    const rows = await rowsOf();
     expect(rows).toEqual(to.map(() => ({ status: 'sent', attempts: 1 })));
     expect(to.map((address) => smtp.to(address).length)).toEqual(to.map(() => 1));
   });

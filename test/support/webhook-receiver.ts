@@ -2,6 +2,12 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
+interface HeldRequest {
+  path: string;
+  timer: NodeJS.Timeout | undefined;
+  release: () => void;
+}
+
 export interface ReceivedWebhook {
   path: string;
   headers: Record<string, string>;
@@ -21,14 +27,14 @@ export class WebhookReceiver {
   /** Statuses for the next requests, first one first. */
   answers: number[] = [];
   answerBody = 'ok';
-  /** Milliseconds a request to the path waits for its answer. */
+  /** Milliseconds a request to the path waits for its answer (Infinity: until told). */
   readonly slowPaths = new Map<string, number>();
   private server: http.Server | undefined;
   private port = 0;
   /** Requests waiting for their answer, by path, and the most that ever waited at once. */
   private readonly waiting = new Map<string, number>();
   private readonly mostWaiting = new Map<string, number>();
-  private readonly held = new Set<() => void>();
+  private readonly held = new Set<HeldRequest>();
   private readonly watchers = new Set<() => void>();
 
   /** Listens (again, on the same port when it listened before). */
@@ -80,7 +86,7 @@ export class WebhookReceiver {
 
   /** Answers every held request now (a test that is done with a slow receiver). */
   answerHeldNow(): void {
-    for (const answer of [...this.held]) answer();
+    for (const request of [...this.held]) request.release();
   }
 
   /** Resolves once `count` requests have arrived at `path`; rejects after `timeoutMs`. */
@@ -121,18 +127,32 @@ export class WebhookReceiver {
     return this.received.filter((request) => request.path === path);
   }
 
+  /** Answers every request held at `path` `delayMs` from now (and not before). */
+  answerHeldAfter(path: string, delayMs: number): void {
+    for (const request of this.held) {
+      if (request.path !== path) continue;
+      clearTimeout(request.timer);
+      request.timer = setTimeout(request.release, delayMs);
+    }
+  }
+
+  /** Holds the answer `delayMs` (Infinity: until answerHeldNow or answerHeldAfter). */
   private hold(path: string, delayMs: number, answer: () => void): void {
     const now = (this.waiting.get(path) ?? 0) + 1;
     this.waiting.set(path, now);
     this.mostWaiting.set(path, Math.max(now, this.mostWaiting.get(path) ?? 0));
-    const release = () => {
-      clearTimeout(timer);
-      if (!this.held.delete(release)) return;
-      this.waiting.set(path, (this.waiting.get(path) ?? 1) - 1);
-      answer();
+    const request: HeldRequest = {
+      path,
+      timer: undefined,
+      release: () => {
+        clearTimeout(request.timer);
+        if (!this.held.delete(request)) return;
+        this.waiting.set(path, (this.waiting.get(path) ?? 1) - 1);
+        answer();
+      },
     };
-    const timer = setTimeout(release, delayMs);
-    this.held.add(release);
+    if (Number.isFinite(delayMs)) request.timer = setTimeout(request.release, delayMs);
+    this.held.add(request);
   }
 }
 
