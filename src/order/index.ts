@@ -17,4 +17,6 @@ export { OrderRepository } from './order.repository';
 export type { OrderChanges } from './order.repository';
 export { OrderInboxService } from './order-inbox.service';
 export { OrderViews } from './order-views';
+export { OrderStatusMoves } from './order-status-moves';
+export type { MoveBy, MoveExtras } from './order-status-moves';
 export { OrderModule } from './order.module';

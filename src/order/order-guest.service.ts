@@ -9,11 +9,10 @@ import { isUuid } from '../common/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
 import { GuestOrderResponseDto } from './dto/order-response.dto';
 import { OrderViews } from './order-views';
-import { OrderPricer } from './order-pricer';
 import { OrderEntity } from './entities';
 import { NotificationRepository } from '../notification';
 import { OrderRepository } from './order.repository';
-import { OrderSlotsRepository } from './order-slots.repository';
+import { OrderStatusMoves } from './order-status-moves';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderStreamHub } from './realtime/order-stream.hub';
 
@@ -33,8 +32,7 @@ export class OrderGuestService {
     private readonly notifications: NotificationRepository,
     private readonly events: OrderEventBus,
     private readonly hub: OrderStreamHub,
-    private readonly pricer: OrderPricer,
-    private readonly slots: OrderSlotsRepository,
+    private readonly moves: OrderStatusMoves,
     private readonly payments: PaymentService,
     private readonly views: OrderViews,
   ) {}
@@ -65,7 +63,7 @@ export class OrderGuestService {
     dto: CancelOrderDto,
   ): Promise<GuestOrderResponseDto> {
     const orderUuid = this.checked(uuid, token);
-    return this.events.transaction(async (manager, publish) => {
+    return this.events.transaction(async (manager, _publish, tx) => {
       const order = await this.orders.findForUpdate(manager, orderUuid);
       if (!order) throw ApiError.notFound(UNKNOWN);
       if (order.status !== 'pending' || !canMoveStatus(order.status, 'cancelled')) {
@@ -95,18 +93,10 @@ export class OrderGuestService {
           ],
         );
       }
-      const updated = await this.orders.updateOrder(manager, order.uuid, { status: 'cancelled' });
-      await this.pricer.giveBackWhenEnded(manager, updated);
-      await this.slots.releaseOnStatus(manager, order, 'cancelled');
-      await this.orders.insertEvents(manager, order.uuid, [
-        {
-          field: 'status',
-          fromValue: order.status,
-          toValue: 'cancelled',
-          actorUuid: null,
-          actor: 'guest',
-        },
-      ]);
+      const updated = await this.moves.move(tx, order, 'cancelled', {
+        actor: 'guest',
+        userUuid: null,
+      });
       const reason = dto.reason?.trim() ? dto.reason.trim() : null;
       await this.notifications.insert(manager, {
         userUuid: order.ownerUuid,
@@ -121,7 +111,6 @@ export class OrderGuestService {
           reason,
         },
       });
-      await publish('order.updated', updated, ['status'], order.status);
       return this.guestView(updated, manager);
     });
   }

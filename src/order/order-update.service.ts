@@ -12,11 +12,10 @@ import { AccessPolicy, BusinessRole } from '../team';
 import { canMoveStatus, nextStatuses } from './domain/order-status';
 import { isUuid } from '../common/uuid';
 import { OrderResponseDto } from './dto/order-response.dto';
-import { OrderPricer } from './order-pricer';
 import { UpdateOrderDto } from './dto/update-order.dto';
 import { OrderEntity } from './entities';
 import { NewOrderEvent, OrderChanges, OrderRepository } from './order.repository';
-import { OrderSlotsRepository } from './order-slots.repository';
+import { OrderStatusMoves } from './order-status-moves';
 import { OrderFulfilment } from './order-fulfilment';
 import { snapshotOf } from './order-snapshot';
 import { OrderViews } from './order-views';
@@ -57,8 +56,7 @@ export class OrderUpdateService {
     private readonly events: OrderEventBus,
     private readonly payments: PaymentService,
     private readonly access: AccessPolicy,
-    private readonly pricer: OrderPricer,
-    private readonly slots: OrderSlotsRepository,
+    private readonly moves: OrderStatusMoves,
     private readonly fulfilment: OrderFulfilment,
     private readonly views: OrderViews,
   ) {}
@@ -131,16 +129,22 @@ export class OrderUpdateService {
     by: Actor,
   ): Promise<OrderEntity> {
     const { manager } = tx;
-    let updated = Object.keys(plan.changes).length
-      ? await this.orders.updateOrder(manager, order.uuid, plan.changes)
-      : order;
-    await this.pricer.giveBackWhenEnded(manager, updated);
-    await this.slots.releaseOnStatus(manager, order, plan.changes.status);
-    await this.orders.insertEvents(
-      manager,
-      order.uuid,
-      plan.history.filter((e) => e.field === 'status'),
+    const { status, ...changes } = plan.changes;
+    const kinds = plan.history.flatMap((entry) =>
+      entry.field === 'status' ? [] : (CHANGE_OF_FIELD[entry.field] ?? []),
     );
+    let updated = order;
+    if (status) {
+      updated = await this.moves.move(
+        tx,
+        order,
+        status,
+        { actor: by.role, userUuid: by.uuid },
+        { changes, kinds },
+      );
+    } else if (Object.keys(changes).length) {
+      updated = await this.orders.updateOrder(manager, order.uuid, changes);
+    }
     if (plan.payment) {
       // The payment module records it; the order hears of it (read model,
       // history, announcement) through the payment's change, in this transaction.
@@ -150,28 +154,14 @@ export class OrderUpdateService {
       });
       updated = (await this.orders.findByUuid(order.uuid, manager))!;
     }
-    const rest = plan.history.filter(
-      (e) => e.field === 'owner_note' || e.field === 'estimated_ready_at',
-    );
-    await this.orders.insertEvents(
-      manager,
-      order.uuid,
-      rest.filter((e) => e.field === 'owner_note'),
-    );
-    await this.orders.insertEvents(
-      manager,
-      order.uuid,
-      rest.filter((e) => e.field === 'estimated_ready_at'),
-    );
-    const changes = plan.history.flatMap((entry) => CHANGE_OF_FIELD[entry.field] ?? []);
-    if (changes.length) {
-      await publisher(tx)(
-        'order.updated',
-        updated,
-        changes,
-        plan.changes.status === undefined ? undefined : order.status,
+    for (const field of ['owner_note', 'estimated_ready_at'] as const) {
+      await this.orders.insertEvents(
+        manager,
+        order.uuid,
+        plan.history.filter((e) => e.field === field),
       );
     }
+    if (!status && kinds.length) await publisher(tx)('order.updated', updated, kinds);
     return updated;
   }
 

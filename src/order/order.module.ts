@@ -25,6 +25,7 @@ import { PaymentChangeListener } from './payment-change.listener';
 import { OrderPaymentsController } from './order-payments.controller';
 import { OrderPaymentsService } from './order-payments.service';
 import { OrderViews } from './order-views';
+import { OrderStatusMoves } from './order-status-moves';
 import { OrderFulfilment } from './order-fulfilment';
 import { OrderSlotsRepository } from './order-slots.repository';
 import { OrderSlotsController } from './order-slots.controller';
@@ -80,10 +81,18 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     PaymentChangeListener,
     OrderViews,
     OrderPaymentsService,
+    OrderStatusMoves,
   ],
   // For modules that react to order changes (outbound webhooks): the owner's
   // view of an order, the order rows and the guests' order tokens.
-  exports: [OrderEventBus, OrderTokens, OrderInboxService, OrderRepository, OrderViews],
+  exports: [
+    OrderEventBus,
+    OrderTokens,
+    OrderInboxService,
+    OrderRepository,
+    OrderViews,
+    OrderStatusMoves,
+  ],
 })
 export class OrderModule implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Orders');

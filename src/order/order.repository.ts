@@ -37,7 +37,7 @@ export const db = queryBuilder<{
     | 'updatedAt'
   >;
   orderLines: Table<Omit<OrderLineEntity, 'order'>, 'uuid'>;
-  orderEvents: Table<Omit<OrderEventEntity, 'order'>, 'id' | 'createdAt'>;
+  orderEvents: Table<Omit<OrderEventEntity, 'order'>, 'id' | 'createdAt' | 'reason'>;
 }>();
 
 export interface NewOrder {
@@ -97,6 +97,8 @@ export interface NewOrderEvent {
   toValue: string | null;
   actorUuid: string | null;
   actor: OrderActor;
+  /** Why the service made the change; absent for a person's. */
+  reason?: string | null;
 }
 
 /** The columns an order update may change: not the read model of its payments, which follows them. */
@@ -450,6 +452,7 @@ export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], 
             toValue: eb.ref('e.toValue'),
             actorUuid: eb.ref('e.actorUuid'),
             actor: eb.ref('e.actor'),
+            reason: eb.ref('e.reason'),
             createdAt: eb.ref('e.createdAt'),
           })})`.as('events'),
         )

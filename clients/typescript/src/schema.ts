@@ -2417,6 +2417,11 @@ export interface components {
             field: "status" | "payment" | "payment_status" | "owner_note" | "estimated_ready_at";
             /** @description Null for the first status of a new order. */
             from: string | null;
+            /**
+             * @description Why the service made the change (`not_accepted_in_time`); present only then.
+             * @example not_accepted_in_time
+             */
+            reason?: string;
             to: string | null;
         };
         OrderLineOptionDto: {

@@ -67,6 +67,9 @@ export class OrderHistoryEntryDto {
   /** Who made the change: the owner, a manager or staff member (by their role), the guest, the provider or the service. */
   @ApiProperty({ enum: ['owner', 'manager', 'staff', 'guest', 'provider', 'system'] })
   actor!: string;
+  /** Why the service made the change (`not_accepted_in_time`); present only then. */
+  @ApiProperty({ required: false, example: 'not_accepted_in_time' })
+  reason?: string;
   at!: string;
 }
 
@@ -246,6 +249,7 @@ export function toOrderHistoryEntry(event: OrderEventEntity): OrderHistoryEntryD
     to: event.toValue,
     by: event.actorUuid,
     actor: event.actor,
+    ...(event.reason ? { reason: event.reason } : {}),
     at: iso(event.createdAt),
   };
 }
