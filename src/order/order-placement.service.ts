@@ -23,11 +23,12 @@ import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { NotificationRepository } from '../notification';
 import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
-import { newOrderUuid, OrderRepository } from './order.repository';
+import { NewOrder, NewOrderLine, newOrderUuid, OrderRepository } from './order.repository';
 import { snapshotOf } from './order-snapshot';
 import { OrderViews } from './order-views';
 import { OrderPricer, toOrderPrice } from './order-pricer';
-import { PlacementGuards } from './placement-guards';
+import { PlacementGuards, PlacementState } from './placement-guards';
+import { PricedLine } from './domain/cart-pricing';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
 
 const IDEMPOTENCY_SCOPE = 'order.place';
@@ -152,18 +153,13 @@ export class OrderPlacementService {
     const manager = tx.manager;
     // The placement's guards, in order; the first that fails refuses the order.
     const { state } = await this.guards.run(manager, dto, 'place');
-    const { processor, handOver, lines: pricedLines } = state;
     const { menu, business } = state.orderable;
-    const price = state.price!;
-
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
     const plan = this.payments.plan({
-      processor,
+      processor: state.processor,
       menu: menu.extraData,
       callbackUrl: dto.callback_url,
     });
-    // An order that costs nothing is paid at placement; no checkout opens for it.
-    const free = price.total.lte(0);
     // The order, its lines and its first history entry, written in one statement.
     const {
       order: stored,
@@ -171,40 +167,11 @@ export class OrderPlacementService {
       events,
     } = await this.orders.insertPlacedOrder(
       manager,
-      {
-        uuid: newOrderUuid(),
-        menuUuid: menu.uuid,
-        businessUuid: business.uuid,
-        ownerUuid: business.ownedBy,
-        paymentProcessor: processor,
-        amount: formatMoney(price.total),
-        currency: plan.currency,
-        customerEmailAddress: dto.customer_email_address,
-        customerPhoneNumber: optionalText(dto.customer_phone_number),
-        customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
-        generalNote: optionalText(dto.general_note),
-        deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
-        onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
-        paymentState: free ? 'paid' : 'unpaid',
-        paymentStatus: free ? 'paid' : 'unpaid',
-        fulfilmentType: handOver.type,
-        requestedTime: handOver.requestedTime,
-        price: toOrderPrice(price),
-      },
-      pricedLines.map((line) => ({
-        position: line.position,
-        itemUuid: line.itemUuid,
-        titleName: line.titleName === null ? null : line.titleName.slice(0, 255),
-        category: line.category,
-        unitPriceAmount: formatMoney(line.unitPrice),
-        options: line.options.map((option) => ({ ...option })),
-        quantity: line.quantity,
-        lineTotal: formatMoney(line.lineTotal),
-        itemNote: line.itemNote,
-      })),
+      newOrderOf(state, dto, plan.currency),
+      state.lines.map(newLineOf),
       'guest',
     );
-    await this.pricer.redeem(manager, price, stored.uuid, dto.customer_email_address);
+    await this.pricer.redeem(manager, state.price!, stored.uuid, dto.customer_email_address);
     const payment = await this.payments.start(tx, snapshotOf(stored), plan);
     // The order is new in this transaction: what was just inserted is all of its lines, history and payments.
     const answer = toOrderResponse(stored, {
@@ -212,8 +179,27 @@ export class OrderPlacementService {
       events,
       payments: { payments: [payment], refunds: [] },
     });
+    await this.tellTheBusiness(tx, answer, stored, state);
+    await publish('order.created', stored);
+    // Last, so the slot's lock is held only until the commit.
+    await this.guards.holdSlot(manager, state);
+    return {
+      answer,
+      order: stored,
+      payment,
+      context: { menu: menu.extraData, business: business.extraData },
+    };
+  }
 
-    const contact = businessContact(business, menu);
+  /** The owner's (and team's) notification, the owner's mail and the guest's copy, with the order. */
+  private async tellTheBusiness(
+    tx: Transaction,
+    answer: OrderResponseDto,
+    stored: OrderEntity,
+    state: PlacementState,
+  ): Promise<void> {
+    const { manager } = tx;
+    const contact = businessContact(state.orderable.business, state.orderable.menu);
     const currencyText = answer.currency ? ` ${answer.currency}` : '';
     const count = answer.items.reduce((sum, line) => sum + line.quantity, 0);
     await this.notifications.insert(manager, {
@@ -235,14 +221,48 @@ export class OrderPlacementService {
     if (answer.customer_requested_order_email_copy) {
       await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));
     }
-    await publish('order.created', stored);
-    // Last, so the slot's lock is held only until the commit.
-    await this.guards.holdSlot(manager, state);
-    return {
-      answer,
-      order: stored,
-      payment,
-      context: { menu: menu.extraData, business: business.extraData },
-    };
   }
+}
+
+/** The order row of a body the guards accepted. */
+function newOrderOf(state: PlacementState, dto: PlaceOrderDto, currency: string | null): NewOrder {
+  const { menu, business } = state.orderable;
+  const price = state.price!;
+  // An order that costs nothing is paid at placement; no checkout opens for it.
+  const free = price.total.lte(0);
+  return {
+    uuid: newOrderUuid(),
+    menuUuid: menu.uuid,
+    businessUuid: business.uuid,
+    ownerUuid: business.ownedBy,
+    paymentProcessor: state.processor,
+    amount: formatMoney(price.total),
+    currency,
+    customerEmailAddress: dto.customer_email_address,
+    customerPhoneNumber: optionalText(dto.customer_phone_number),
+    customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
+    generalNote: optionalText(dto.general_note),
+    deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
+    onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
+    paymentState: free ? 'paid' : 'unpaid',
+    paymentStatus: free ? 'paid' : 'unpaid',
+    fulfilmentType: state.handOver.type,
+    requestedTime: state.handOver.requestedTime,
+    price: toOrderPrice(price),
+  };
+}
+
+/** A priced line as the order keeps it: a snapshot of the item and its options. */
+function newLineOf(line: PricedLine): NewOrderLine {
+  return {
+    position: line.position,
+    itemUuid: line.itemUuid,
+    titleName: line.titleName === null ? null : line.titleName.slice(0, 255),
+    category: line.category,
+    unitPriceAmount: formatMoney(line.unitPrice),
+    options: line.options.map((option) => ({ ...option })),
+    quantity: line.quantity,
+    lineTotal: formatMoney(line.lineTotal),
+    itemNote: line.itemNote,
+  };
 }
