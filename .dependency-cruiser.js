@@ -38,6 +38,14 @@ const KERNEL = [
 module.exports = {
   forbidden: [
     {
+      name: 'no-circular',
+      comment:
+        'Modules and files never depend on each other in a circle: when B must react to A, A publishes an event (src/database/event-bus.ts) and B handles it.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
       name: 'module-front-door',
       comment:
         "Import another module only through its index.ts: its ports, read models and event types. Anything else of it is that module's own business.",

@@ -16,7 +16,9 @@
  *    into the database and reads them at random with the cache off;
  * 7. restarts the service with the default storefront cache for one more P1,
  *    and P6 again beside one hot 60-item storefront;
- * 8. prints the table and writes bench/results.json.
+ * 8. starts a service that sends its mail to a local SMTP server (smtp-server
+ *    in this process) and times P18, a backlog of due mails drained;
+ * 9. prints the table and writes bench/results.json.
  *
  * Every child is stopped on the way out (also on failure and on Ctrl-C),
  * every wait has a deadline, and traffic only goes to 127.0.0.1.
@@ -50,6 +52,7 @@ import {
 } from './bench-env';
 import {
   forkTypeScript,
+  peakRssMiB,
   killAllChildrenNow,
   stopAllChildren,
   stopChild,
@@ -58,6 +61,7 @@ import {
 import { judge, renderTable, Results, ServiceRun } from './report';
 import { SCENARIOS } from './scenarios';
 import { FakePaystack } from '../test/support/fake-paystack';
+import { SmtpSink } from '../test/support/smtp-sink';
 import { seed } from './seed';
 import { RunState, runPhase } from './run-phase';
 
@@ -118,6 +122,9 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       peakRssMiB: cachedPeak,
     });
   }
+  if (SCENARIOS.some((row) => wanted(row.only) && row.phase === 'smtp relay')) {
+    serviceRuns.push(await runSmtpRelayPhase(state, workDir));
+  }
   await stopChild(ceiling.child);
   await stopChild(loader);
   await paystack?.close();
@@ -150,6 +157,35 @@ async function run(workDir: string, dbName: string): Promise<Results> {
     cardOrderCheck: state.checks.cardOrderCheck,
     targets: judge(scenarios, serviceRuns),
   };
+}
+
+/**
+ * P18's service: the same database, its mail sent to the bench's SMTP server
+ * (smtp-server on loopback, as the tests use) instead of the log.
+ */
+async function runSmtpRelayPhase(state: RunState, workDir: string): Promise<ServiceRun> {
+  const smtp = await SmtpSink.start({ keepBodies: false });
+  try {
+    state.smtp = smtp;
+    state.service = await startService('service-smtp', state.dbUrl, state.apiKey, workDir, {
+      SMTP_URL: smtp.url(),
+      MAIL_FROM: 'Menu Bench <no-reply@bench.example>',
+    });
+    await runPhase('smtp relay', state);
+    // After the drain: P18 is this run's only row.
+    const peak = peakRssMiB(state.service.child.pid);
+    await stopChild(state.service.child);
+    return {
+      label: 'service (mail to the bench SMTP server)',
+      pid: state.service.child.pid,
+      exitedAtMs: Date.now(),
+      startToReadyMs: state.service.startToReadyMs,
+      peakRssMiB: peak,
+    };
+  } finally {
+    state.smtp = undefined;
+    await smtp.close();
+  }
 }
 
 export async function main(): Promise<void> {

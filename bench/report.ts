@@ -1,10 +1,13 @@
 /** The benchmark's table, its verdict on the targets, and bench/results.json. */
 import type { CsvMeasure } from './report-bench';
+import type { MailDrainMeasure } from './mail-drain';
 import { LoadAnswer, LoadSummary, RetrySummary } from './types';
 
 /** P8's targets (kept here so that the table needs nothing else). */
 const CSV_ROWS_PER_SECOND = 50_000;
 const CSV_RSS_GROWTH_MIB = 50;
+/** P18's target: due mails sent a second by one process. */
+const MAILS_PER_SECOND = 200;
 
 export interface ScenarioResult {
   id: string;
@@ -27,6 +30,8 @@ export interface ScenarioResult {
   targetP50Ms?: number;
   /** P8: one download of the year's CSV. */
   csv?: CsvMeasure;
+  /** P18: a backlog of due mails sent to the bench's SMTP server. */
+  mailDrain?: MailDrainMeasure;
   /** The service's VmHWM right after this scenario (MiB): where the peak was reached. */
   serviceRssAfterMiB?: number | null;
   /** How the ceiling row is named in the table. */
@@ -168,6 +173,19 @@ export function judge(
         detail: `${scenario.csv.rssGrowthMiB} MiB (${scenario.csv.rssBeforeMiB} → ${scenario.csv.rssPeakMiB})`,
       });
     }
+    if (scenario.mailDrain) {
+      const drain = scenario.mailDrain;
+      verdicts.push({
+        target: `${scenario.id} ≥ ${MAILS_PER_SECOND} mails/s`,
+        met: drain.unsent === 0 && drain.mailsPerSecond >= MAILS_PER_SECOND,
+        detail: `${drain.mailsPerSecond.toFixed(0)} mails/s (${drain.mails - drain.unsent} of ${drain.mails} in ${drain.seconds.toFixed(2)} s)`,
+      });
+      verdicts.push({
+        target: `${scenario.id} every mail reaches the relay once`,
+        met: drain.accepted === drain.mails && drain.duplicates === 0,
+        detail: `${drain.accepted} accepted, ${drain.duplicates} twice`,
+      });
+    }
     if (scenario.targetP99Ms !== undefined && scenario.service) {
       verdicts.push({
         target: `${scenario.id} p99 ≤ ${scenario.targetP99Ms} ms`,
@@ -257,6 +275,16 @@ export function renderTable(results: Results): string {
       `- P5: ${check.ordersStored} card orders stored, ${check.answered201} answered 201: ${
         check.equal ? 'equal' : 'NOT EQUAL'
       }`,
+    );
+  }
+  for (const scenario of results.scenarios) {
+    const drain = scenario.mailDrain;
+    if (!drain) continue;
+    lines.push(
+      `- ${scenario.id}: ${drain.mails - drain.unsent} of ${drain.mails} due mails sent in ` +
+        `${drain.seconds.toFixed(2)} s (${drain.mailsPerSecond.toFixed(0)} a second) by one process; ` +
+        `the relay accepted ${drain.accepted}, ${drain.duplicates} twice, the last ` +
+        `${drain.relaySeconds.toFixed(2)} s after the commit`,
     );
   }
   lines.push(`- seeding through the API: ${results.seedSeconds.toFixed(1)} s`);

@@ -14,6 +14,8 @@ import { Load, Phase, Scenario } from './scenario-types';
 import { currentEtag, Request, RequestContext, requestOf } from './requests';
 import { LONG_TAIL_BUSINESSES, primeLongTail, Seeded, seedLongTail } from './seed';
 import { measureCsvExport, prepareReportOrders, reportPath } from './report-bench';
+import { measureMailDrain } from './mail-drain';
+import type { SmtpSink } from '../test/support/smtp-sink';
 import { LoadAnswer, LoadSpec, LoadSummary } from './types';
 
 async function load(loader: ChildProcess, name: string, spec: Request): Promise<LoadAnswer> {
@@ -48,6 +50,8 @@ export interface RunState {
   measured: Map<string, { service?: LoadSummary; ceiling?: LoadSummary }>;
   scenarios: ScenarioResult[];
   checks: { orderCheck?: OrderCheck; cardOrderCheck?: OrderCheck };
+  /** The bench's SMTP server, which the service of the 'smtp relay' phase sends to. */
+  smtp?: SmtpSink;
 }
 
 function contextOf(state: RunState, etag?: string): RequestContext {
@@ -86,6 +90,10 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
           owner,
           state.service.child.pid!,
         )
+      : undefined;
+  const mailDrain =
+    reported && row.measure === 'mail drain' && state.smtp
+      ? await measureMailDrain(state.dbUrl, state.smtp)
       : undefined;
   if (reported && ceilingLoad && row.ceilingFirst) {
     measured.ceiling = await loadOf(state, ceilingLoad);
@@ -139,6 +147,7 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     targetP99Ms: row.targetP99Ms,
     targetP50Ms: row.targetP50Ms,
     csv,
+    mailDrain,
     expectedStatus: row.expectedStatus,
     serviceRssAfterMiB: row.service ? peakRssMiB(state.service.child.pid) : undefined,
     ceilingRssAfterMiB:

@@ -1,5 +1,9 @@
 /** The shape of a row of the bench's table (bench/scenarios.ts) and of its loads. */
-export type Phase = 'cache off' | 'default cache';
+/**
+ * The service run a row is measured in: the storefront cache off, the
+ * default cache, or a service that sends its mail to the bench's SMTP server.
+ */
+export type Phase = 'cache off' | 'default cache' | 'smtp relay';
 
 /** One load run: its log name, where it goes, and what it asks. */
 export interface Load {
@@ -35,7 +39,7 @@ export interface Scenario {
   /** The row's id in the table. */
   id: string;
   /** The BENCH_ONLY name that selects it. */
-  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P11';
+  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P11' | 'P18';
   title: string;
   /** The service run the row is measured and reported in. */
   phase: Phase;
@@ -63,8 +67,8 @@ export interface Scenario {
   unanalyzed?: boolean;
   /** Seed what the row reads before its service load. */
   prepare?: 'long tail' | 'report orders';
-  /** A measure other than a load: P8's one download of the year's CSV. */
-  measure?: 'csv export';
+  /** A measure other than a load: P8's one download of the year's CSV, P18's mail backlog. */
+  measure?: 'csv export' | 'mail drain';
   /** Count stored orders around the service load and compare them with its 201 answers. */
   orderCheck?: { into: 'orderCheck' | 'cardOrderCheck'; logAs: string };
   /** Wait for the outbox to send the placed orders' mails after each load. */

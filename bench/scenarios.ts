@@ -3,8 +3,10 @@
  * the table prints them (the requests each one sends are in requests.ts, the
  * row's shape in scenario-types.ts). harness.ts walks
  * SCENARIOS once per service run (phase): first the service with the
- * storefront cache off, then with its default cache.
+ * storefront cache off, then with its default cache, then (P18) a service
+ * that sends its mail to the bench's SMTP server.
  */
+import { DRAIN_MAILS } from './mail-drain';
 import { LONG_TAIL_BUSINESSES } from './seed';
 import { Scenario } from './scenario-types';
 
@@ -261,5 +263,15 @@ export const SCENARIOS: Scenario[] = [
     outsideRssBudget: true,
     prepare: 'report orders',
     measure: 'csv export',
+  },
+  {
+    // A service of its own, whose mail goes to the bench's SMTP server (the
+    // other runs log their mail): the outbox after a backlog, as after a crash.
+    id: 'P18',
+    only: 'P18',
+    title: `P18 ${DRAIN_MAILS} due mails drained by one process to a local SMTP server`,
+    phase: 'smtp relay',
+    outsideRssBudget: true,
+    measure: 'mail drain',
   },
 ];

@@ -187,8 +187,8 @@ describe('orders for later: requested times, pre-orders, slot caps and the slots
     try {
       await placeOrder(t, forLater(shop, '2026-06-04T12:00:00+01:00'));
       const sent = spy.mock.calls.map(([sql]) => String(sql));
-      const order = sent.findIndex((sql) => /INSERT INTO orders\b/.test(sql));
-      const slot = sent.findIndex((sql) => /INSERT INTO order_slots\b/.test(sql));
+      const order = sent.findIndex((sql) => /insert into "?orders"?[\s(]/i.test(sql));
+      const slot = sent.findIndex((sql) => /insert into "?order_slots"?[\s(]/i.test(sql));
       expect(order).toBeGreaterThanOrEqual(0);
       expect(slot).toBeGreaterThan(order);
       // Only the writes held for the commit come after it.

@@ -3,7 +3,7 @@ import { MailPort } from '../src/mail/mail.port';
 import { OutboxService } from '../src/outbox/outbox.service';
 import { OutboxWorker } from '../src/outbox/outbox.worker';
 import { OUTBOX_MAX_ATTEMPTS } from '../src/outbox/outbox-retry';
-import { serverUrl } from './support/database';
+import { createTestDatabase, serverUrl } from './support/database';
 import { readMails } from './support/mail';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -173,24 +173,37 @@ describe('outbox delivery', () => {
   });
 
   it('finishes the delivery in progress before the application closes', async () => {
-    const other = await startTestApp();
+    const otherDatabase = await createTestDatabase();
+    const other = await startTestApp({}, { database: otherDatabase });
     try {
       let finished = false;
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
       other.app.get(OutboxWorker).registerHandler('realtime', async () => {
+        started();
         await new Promise((resolve) => setTimeout(resolve, 300));
         finished = true;
       });
       await other.dataSource.transaction((manager) =>
         other.app.get(OutboxService).enqueueRealtime(manager, { to: 'slow' }),
       );
-      const pass = other.app.get(OutboxWorker).runPass();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The commit woke the lane: the delivery runs when the application starts closing.
+      await running;
       await other.app.close();
       expect(finished).toBe(true);
-      // The row was marked sent before the database closed, or the pass would have failed.
-      await expect(pass).resolves.toBe(1);
+      // Marked sent before the database closed.
+      const reopened = await startTestApp({}, { database: otherDatabase });
+      try {
+        const [row] = await reopened.dataSource.query(
+          `SELECT status, attempts FROM outbox WHERE payload->>'to' = 'slow'`,
+        );
+        expect(row).toEqual({ status: 'sent', attempts: 1 });
+      } finally {
+        await reopened.close();
+      }
     } finally {
       await other.close().catch(() => undefined);
+      await otherDatabase.drop();
     }
   });
 

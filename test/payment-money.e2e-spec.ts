@@ -109,7 +109,7 @@ describe('money that must not be lost', () => {
         [order.uuid],
       );
       expect(notes).toHaveLength(2);
-      expect(notes.map((note) => note.title).join('\n')).toMatch(/Paid more than once/);
+      expect(notes.map((note) => note.title).join('\n')).toMatch(/Paid more than the order costs/);
       expect(notes.map((note) => note.body).join('\n')).toMatch(/4000\.00 NGN/);
 
       const view = expectOk(await t.http.get(`${t.core}/orders/${order.uuid}`).set(owner.headers));

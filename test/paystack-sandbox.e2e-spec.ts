@@ -81,6 +81,25 @@ describe('the Paystack sandbox, as docs/payments.md shows it', () => {
     expect(transaction).toMatchObject({ status: 'success', amount: 350000, refunded: 100000 });
   });
 
+  it('pays from the order page by USSD and by a transfer in two parts, as the docs show', async () => {
+    const walkthrough = shellBlocks(readDoc('docs/getting-started.md')).filter(
+      (block) => !/^npm /.test(block.code.trim()),
+    );
+    const chargeBlocks = shellBlocks(
+      section(
+        readDoc('docs/payments.md'),
+        'Pay from the order page: USSD, mobile money, bank transfer',
+      ),
+    );
+    expect(chargeBlocks.filter((block) => block.expected.length > 0)).toHaveLength(2);
+    const runs = await runBlocks([...walkthrough, ...chargeBlocks], t.baseUrl, {
+      [SANDBOX_HOST]: new URL(sandbox.url).host,
+    });
+    expect(checkAnswers(runs.slice(walkthrough.length), 'docs/payments.md')).toEqual([]);
+    const paths = sandbox.fake.calls.map((call) => `${call.method} ${call.path}`);
+    expect(paths).toContain('POST /charge');
+  });
+
   it('serves a checkout page with a Pay button for an open checkout', async () => {
     const initialized = await fetch(`${sandbox.url}/transaction/initialize`, {
       method: 'POST',

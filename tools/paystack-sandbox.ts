@@ -1,11 +1,14 @@
 /**
- * `npm run paystack:sandbox`: a local Paystack to try card payments without
- * an account. It is the tests' fake Paystack (test/support/fake-paystack.ts:
- * Transaction Initialize, Verify and Refund behind the secret key) behind a
- * front on a fixed port that adds what a person needs: a checkout page that
- * "pays" (or declines), and the signed webhooks Paystack would send to the
- * service (`charge.success` when a checkout is paid, `refund.processed` when a
- * refund is made).
+ * `npm run paystack:sandbox`: a local Paystack to try payments without an
+ * account. It is the tests' fake Paystack (test/support/fake-paystack.ts:
+ * Transaction Initialize, Verify and Refund, and the Charge API for USSD,
+ * mobile money and bank transfer, behind the secret key) behind a front on a
+ * fixed port that adds what a person needs: a checkout page that "pays" (or
+ * declines), a page of open charges where the guest's dialling, approval or
+ * transfer is played (`POST /charges/<reference>/pay`, with `?amount=` in
+ * minor units for a transfer of another amount), and the signed webhooks
+ * Paystack would send to the service (`charge.success` when a checkout or
+ * charge is paid, `refund.processed` when a refund is made).
  *
  * Start the service with PAYSTACK_SECRET_KEY and PAYSTACK_BASE_URL as this
  * prints; docs/payments.md walks through it.
@@ -155,8 +158,70 @@ ${
     send(res, 200, 'application/json', `${JSON.stringify(result)}\n`);
   }
 
+  /** The open charges, with what the guest would do for each. */
+  function chargesPage(res: ServerResponse): void {
+    const charges = [...fake.transactions.values()].filter(
+      (t) => t.channel && t.channel !== 'card',
+    );
+    const rows = charges
+      .map(
+        (
+          t,
+        ) => `<li><code>${escapeHtml(t.reference)}</code> ${escapeHtml(t.channel ?? '')} ${escapeHtml(t.currency)} ${(t.amount / 100).toFixed(2)}: ${escapeHtml(t.status === 'abandoned' ? 'waiting' : t.status)}
+${t.status === 'abandoned' ? `<form method="post" action="/charges/${escapeHtml(t.reference)}/pay"><button>Pay</button></form><form method="post" action="/charges/${escapeHtml(t.reference)}/fail"><button>Fail</button></form>` : ''}</li>`,
+      )
+      .join('\n');
+    send(
+      res,
+      200,
+      'text/html; charset=utf-8',
+      `<!doctype html><html><head><meta charset="utf-8"><title>Paystack sandbox charges</title></head>
+<body style="font-family:sans-serif;max-width:40rem;margin:3rem auto"><h1>Open charges</h1><ul>${rows}</ul>
+<p>Pay plays the guest dialling the USSD code, approving on the phone or transferring; no money moves.</p></body></html>`,
+    );
+  }
+
+  /** The guest completes (or fails) a charge: recorded, and when paid the signed webhook sent. */
+  async function completeCharge(
+    req: IncomingMessage,
+    res: ServerResponse,
+    reference: string,
+    outcome: 'pay' | 'fail',
+  ): Promise<void> {
+    await readBody(req);
+    const transaction = fake.transactions.get(reference);
+    if (!transaction || !transaction.channel || transaction.channel === 'card') {
+      return send(res, 404, 'text/plain', 'No such charge\n');
+    }
+    if (transaction.status !== 'abandoned') {
+      return send(res, 409, 'application/json', JSON.stringify({ status: transaction.status }));
+    }
+    let webhook: { status: number } | null = null;
+    if (outcome === 'pay') {
+      const amount = new URL(req.url ?? '/', 'http://sandbox').searchParams.get('amount');
+      fake.pay(reference, amount && /^\d+$/.test(amount) ? { amount: Number(amount) } : {});
+      const sent = await fake
+        .sendWebhook(webhookUrl(), { event: 'charge.success', data: fake.chargeData(transaction) })
+        .catch((error: unknown) => ({ status: 0, body: String(error) }));
+      webhook = { status: sent.status };
+    } else {
+      transaction.status = 'failed';
+    }
+    send(
+      res,
+      200,
+      'application/json',
+      `${JSON.stringify({ status: transaction.status, amount: transaction.amount, webhook })}\n`,
+    );
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://sandbox').pathname;
+    if (path === '/charges' && req.method === 'GET') return chargesPage(res);
+    const charge = /^\/charges\/([^/]+)\/(pay|fail)$/.exec(path);
+    if (charge && req.method === 'POST') {
+      return completeCharge(req, res, decodeURIComponent(charge[1]), charge[2] as 'pay' | 'fail');
+    }
     const page = /^\/checkout\/([^/]+)(?:\/(pay|decline))?$/.exec(path);
     if (page && req.method === 'GET' && !page[2]) return checkoutPage(res, page[1]);
     if (page && req.method === 'POST' && page[2]) {
@@ -213,6 +278,8 @@ async function main(): Promise<void> {
       `  PAYSTACK_SECRET_KEY=${sandbox.fake.secretKey} PAYSTACK_BASE_URL=${sandbox.url} npm run serve`,
       `Checkout links open ${sandbox.url}/checkout/<code>, where Pay marks the charge paid and sends`,
       `the signed charge.success webhook to ${process.env.SERVICE_URL ?? 'http://localhost:3000'}.`,
+      `USSD, mobile money and transfer charges are listed at ${sandbox.url}/charges;`,
+      `POST ${sandbox.url}/charges/<reference>/pay plays the guest paying one.`,
       'Ctrl-C stops it.',
       '',
     ].join('\n'),

@@ -83,6 +83,41 @@ describe('loadConfig', () => {
     }
   });
 
+  it('gives each outbox lane its concurrency and cap per receiver, refusing nonsense', () => {
+    expect(loadConfig({})).toMatchObject({
+      outboxPollIntervalMs: 1000,
+      outboxLanes: {
+        mail: { concurrency: 8, perReceiver: 8 },
+        webhook: { concurrency: 16, perReceiver: 2 },
+        message: { concurrency: 8, perReceiver: 4 },
+      },
+    });
+    const tuned = loadConfig({
+      OUTBOX_POLL_INTERVAL_MS: '60000',
+      OUTBOX_MAIL_CONCURRENCY: '20',
+      OUTBOX_WEBHOOK_CONCURRENCY: '4',
+      OUTBOX_WEBHOOK_PER_ENDPOINT: '1',
+      OUTBOX_MESSAGE_CONCURRENCY: '2',
+      OUTBOX_MESSAGE_PER_PROVIDER: '10',
+    });
+    expect(tuned.outboxPollIntervalMs).toBe(60000);
+    expect(tuned.outboxLanes).toEqual({
+      mail: { concurrency: 20, perReceiver: 20 },
+      webhook: { concurrency: 4, perReceiver: 1 },
+      // A receiver never holds more than the whole lane.
+      message: { concurrency: 2, perReceiver: 2 },
+    });
+    for (const [name, bad] of [
+      ['OUTBOX_MAIL_CONCURRENCY', '0'],
+      ['OUTBOX_WEBHOOK_CONCURRENCY', '257'],
+      ['OUTBOX_WEBHOOK_PER_ENDPOINT', '0'],
+      ['OUTBOX_MESSAGE_PER_PROVIDER', 'many'],
+      ['OUTBOX_POLL_INTERVAL_MS', '10'],
+    ]) {
+      expect(() => loadConfig({ [name]: bad })).toThrow(`Invalid configuration: ${name} must be`);
+    }
+  });
+
   it('reads the webhook settings', () => {
     expect(
       loadConfig({

@@ -80,10 +80,23 @@ export interface AppConfig {
   paystack: PaystackConfig | undefined;
   /** Origins a checkout's callback_url may point at; '*' is any http(s) origin. */
   paymentCallbackOrigins: string[] | '*';
+  /** How often each process looks for pending payments whose check with the provider is due. */
+  paymentCheckIntervalMs: number;
   /** Bearer token GET /metrics requires; unset: open outside production, hidden (404) in production. */
   metricsToken: string | undefined;
   /** Swagger UI at /docs and the OpenAPI document at /docs/openapi.json; false: both 404. */
   docsEnabled: boolean;
+  /** How often each outbox lane looks for due rows when no notification woke it. */
+  outboxPollIntervalMs: number;
+  /** The outbox's delivery lanes, one per kind of side effect (see OutboxLaneSettings). */
+  outboxLanes: Record<'mail' | 'webhook' | 'message', OutboxLaneSettings>;
+}
+
+/** How many deliveries of one outbox lane run at once in a process, in all and per receiver. */
+export interface OutboxLaneSettings {
+  concurrency: number;
+  /** At most this many of them for one receiver (a webhook endpoint, a message provider). */
+  perReceiver: number;
 }
 
 export interface PaystackConfig {
@@ -168,6 +181,30 @@ function paystackConfig(env: Env): PaystackConfig | undefined {
       url(env, 'PAYSTACK_BASE_URL', ['http:', 'https:']) ?? 'https://api.paystack.co'
     ).replace(/\/$/, ''),
     timeoutMs: int(env, 'PAYSTACK_TIMEOUT_MS', 10000, 1, 120000),
+  };
+}
+
+/**
+ * Each outbox lane's concurrency and its cap per receiver (never above the
+ * lane's own). Every mail goes to the one SMTP relay, so the mail lane's cap
+ * is its concurrency.
+ */
+function outboxLanes(env: Env): AppConfig['outboxLanes'] {
+  const lane = (concurrency: number, perReceiver: number): OutboxLaneSettings => ({
+    concurrency,
+    perReceiver: Math.min(perReceiver, concurrency),
+  });
+  const mail = int(env, 'OUTBOX_MAIL_CONCURRENCY', 8, 1, 256);
+  return {
+    mail: lane(mail, mail),
+    webhook: lane(
+      int(env, 'OUTBOX_WEBHOOK_CONCURRENCY', 16, 1, 256),
+      int(env, 'OUTBOX_WEBHOOK_PER_ENDPOINT', 2, 1, 64),
+    ),
+    message: lane(
+      int(env, 'OUTBOX_MESSAGE_CONCURRENCY', 8, 1, 256),
+      int(env, 'OUTBOX_MESSAGE_PER_PROVIDER', 4, 1, 64),
+    ),
   };
 }
 
@@ -340,7 +377,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     frontUrl: (frontUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
     paystack: paystackConfig(env),
     paymentCallbackOrigins: origins(env, 'PAYMENT_CALLBACK_ORIGINS') ?? (production ? [] : '*'),
+    paymentCheckIntervalMs: int(env, 'PAYMENT_CHECK_INTERVAL_MS', 15000, 100, 600000),
     metricsToken: metricsToken(env),
     docsEnabled: bool(env, 'DOCS_ENABLED', true),
+    outboxPollIntervalMs: int(env, 'OUTBOX_POLL_INTERVAL_MS', 1000, 100, 600000),
+    outboxLanes: outboxLanes(env),
   };
 }

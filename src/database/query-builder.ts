@@ -83,7 +83,7 @@ function camel(key: string): string {
 }
 
 /** A row's columns in camelCase; the values (jsonb documents included) are left as they are. */
-function toCamel(row: Record<string, unknown>): Record<string, unknown> {
+export function toCamel(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key in row) out[camel(key)] = row[key];
   return out;
@@ -144,6 +144,33 @@ export function jsonb<T>(value: T): RawBuilder<T> {
   return value === null || value === undefined
     ? sql<T>`NULL::jsonb`
     : sql<T>`${JSON.stringify(value)}::jsonb`;
+}
+
+/**
+ * Rows as a table for `INSERT … SELECT` and joins: `unnest` of one typed
+ * array per column (one parameter per column however many rows), aliased
+ * `alias` with the columns of `types`, in the order `types` names them. A
+ * column's type is a PostgreSQL type name (`uuid`, `int`, `numeric`,
+ * `jsonb`, …); jsonb values are sent as their JSON text.
+ */
+export function rowsTable<R extends Record<string, unknown>, A extends string>(
+  rows: readonly R[],
+  types: { readonly [K in keyof R & string]: string },
+  alias: A,
+) {
+  const columns = Object.keys(types) as Array<keyof R & string>;
+  const arrays = columns.map((column) => {
+    const type = types[column];
+    const values = rows.map((row) => {
+      const value = row[column];
+      return type === 'jsonb' && value !== null && value !== undefined
+        ? JSON.stringify(value)
+        : value;
+    });
+    return sql`${values}::${sql.raw(type)}[]`;
+  });
+  const names = columns.map((column) => sql.ref(column));
+  return sql<R>`unnest(${sql.join(arrays)})`.as<A>(sql`${sql.ref(alias)}(${sql.join(names)})`);
 }
 
 export { sql };

@@ -8,7 +8,12 @@ import { MailPort } from './mail.port';
 async function createMailPort(config: AppConfig): Promise<MailPort> {
   if (config.smtpUrl) {
     const { SmtpMailTransport } = await import('./smtp-mail.transport');
-    return new SmtpMailTransport(config.smtpUrl, config.mailFrom);
+    // As many connections as the outbox sends mails at once.
+    return new SmtpMailTransport(
+      config.smtpUrl,
+      config.mailFrom,
+      config.outboxLanes.mail.concurrency,
+    );
   }
   const production = config.nodeEnv === 'production';
   if (production) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { PaymentState } from '../payment';
+import { PaymentService } from '../payment';
 import { Request, Response } from 'express';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../http/api-error';
@@ -7,19 +7,16 @@ import { OrderTokens } from './domain/order-token';
 import { canMoveStatus, nextStatuses } from './domain/order-status';
 import { isUuid } from '../common/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
-import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/order-response.dto';
-import { OrderPricer } from './order-pricer';
+import { GuestOrderResponseDto } from './dto/order-response.dto';
+import { OrderViews } from './order-views';
 import { OrderEntity } from './entities';
 import { NotificationRepository } from '../notification';
 import { OrderRepository } from './order.repository';
-import { OrderSlotsRepository } from './order-slots.repository';
+import { OrderStatusMoves } from './order-status-moves';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderStreamHub } from './realtime/order-stream.hub';
 
 const UNKNOWN = 'The order does not exist.';
-
-/** Payment states in which money has come in through the provider. */
-const PAID_STATES: readonly PaymentState[] = ['paid', 'overpaid', 'partially_refunded'];
 
 /**
  * The guest's own view of an order, by the token the placement answered:
@@ -35,8 +32,9 @@ export class OrderGuestService {
     private readonly notifications: NotificationRepository,
     private readonly events: OrderEventBus,
     private readonly hub: OrderStreamHub,
-    private readonly pricer: OrderPricer,
-    private readonly slots: OrderSlotsRepository,
+    private readonly moves: OrderStatusMoves,
+    private readonly payments: PaymentService,
+    private readonly views: OrderViews,
   ) {}
 
   /** The order's uuid when the token is this order's; otherwise 404. */
@@ -65,7 +63,7 @@ export class OrderGuestService {
     dto: CancelOrderDto,
   ): Promise<GuestOrderResponseDto> {
     const orderUuid = this.checked(uuid, token);
-    return this.events.transaction(async (manager, publish) => {
+    return this.events.transaction(async (manager, _publish, tx) => {
       const order = await this.orders.findForUpdate(manager, orderUuid);
       if (!order) throw ApiError.notFound(UNKNOWN);
       if (order.status !== 'pending' || !canMoveStatus(order.status, 'cancelled')) {
@@ -81,7 +79,7 @@ export class OrderGuestService {
           ],
         );
       }
-      if (order.paymentCollect === 'online' && PAID_STATES.includes(order.paymentState)) {
+      if (await this.payments.heldOnline(order.uuid, manager)) {
         // The money came in through the provider: only the restaurant can give it
         // back (a refund), so a guest's cancel would leave it "cancelled, paid".
         throw ApiError.unprocessable(
@@ -95,18 +93,10 @@ export class OrderGuestService {
           ],
         );
       }
-      const updated = await this.orders.updateOrder(manager, order.uuid, { status: 'cancelled' });
-      await this.pricer.giveBackWhenEnded(manager, updated);
-      await this.slots.releaseOnStatus(manager, order, 'cancelled');
-      await this.orders.insertEvents(manager, order.uuid, [
-        {
-          field: 'status',
-          fromValue: order.status,
-          toValue: 'cancelled',
-          actorUuid: null,
-          actor: 'guest',
-        },
-      ]);
+      const updated = await this.moves.move(tx, order, 'cancelled', {
+        actor: 'guest',
+        userUuid: null,
+      });
       const reason = dto.reason?.trim() ? dto.reason.trim() : null;
       await this.notifications.insert(manager, {
         userUuid: order.ownerUuid,
@@ -121,17 +111,11 @@ export class OrderGuestService {
           reason,
         },
       });
-      await publish('order.updated', updated, ['status'], order.status);
       return this.guestView(updated, manager);
     });
   }
 
-  private async guestView(
-    order: OrderEntity,
-    manager?: EntityManager,
-  ): Promise<GuestOrderResponseDto> {
-    const lines = await this.orders.linesOf([order.uuid], manager);
-    const events = await this.orders.eventsOf([order.uuid], manager);
-    return toGuestOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []);
+  private guestView(order: OrderEntity, manager?: EntityManager): Promise<GuestOrderResponseDto> {
+    return this.views.guest(order, manager);
   }
 }

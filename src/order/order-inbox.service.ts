@@ -7,9 +7,10 @@ import { DEFAULT_PER_PAGE } from '../http/page-query.dto';
 import { isUuid } from '../common/uuid';
 import { AccessPolicy } from '../team';
 import { ListOrdersQueryDto } from './dto/list-orders-query.dto';
-import { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
+import { OrderResponseDto } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
 import { OrderRepository } from './order.repository';
+import { OrderViews } from './order-views';
 import { InboxStreamScope } from './realtime/order-stream.hub';
 
 /**
@@ -22,6 +23,7 @@ export class OrderInboxService {
   constructor(
     private readonly orders: OrderRepository,
     private readonly access: AccessPolicy,
+    private readonly views: OrderViews,
   ) {}
 
   async listOrders(
@@ -44,7 +46,11 @@ export class OrderInboxService {
       perPage,
       memberOf,
     );
-    return new ApiResult(await this.withDetails(orders), undefined, pageMeta(page, perPage, total));
+    return new ApiResult(
+      await this.views.owners(orders),
+      undefined,
+      pageMeta(page, perPage, total),
+    );
   }
 
   /**
@@ -71,27 +77,14 @@ export class OrderInboxService {
     await this.access.requireAccess(user, 'order.read', order.businessUuid, {
       message: "Only the owner of the order's business or its team may read it.",
     });
-    const [detail] = await this.withDetails([order]);
-    return detail;
+    return this.views.owner(order);
   }
 
   /**
-   * The order as its owner reads it, with lines and history, read on
-   * `manager` (a change's transaction sees its own writes).
+   * The order as its owner reads it, with lines, history and payments, read
+   * on `manager` (a change's transaction sees its own writes).
    */
   async ownerView(manager: EntityManager, order: OrderEntity): Promise<OrderResponseDto> {
-    const lines = await this.orders.linesOf([order.uuid], manager);
-    const events = await this.orders.eventsOf([order.uuid], manager);
-    return toOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []);
-  }
-
-  /** Lines and history of a whole page in two queries. */
-  private async withDetails(orders: OrderEntity[]): Promise<OrderResponseDto[]> {
-    const uuids = orders.map((order) => order.uuid);
-    const lines = await this.orders.linesOf(uuids);
-    const events = await this.orders.eventsOf(uuids);
-    return orders.map((order) =>
-      toOrderResponse(order, lines.get(order.uuid) ?? [], events.get(order.uuid) ?? []),
-    );
+    return this.views.owner(order, manager);
   }
 }

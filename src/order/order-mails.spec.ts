@@ -21,6 +21,7 @@ const order: OrderResponseDto = {
     paid_at: null,
     error: null,
   },
+  payments: [],
   menu_uuid: 'm-1',
   business_uuid: 'b-1',
   amount: '59.97',

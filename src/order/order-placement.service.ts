@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
 import { UserContacts } from '../account';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
@@ -15,19 +14,21 @@ import { OrderTokens } from './domain/order-token';
 import {
   OrderResponseDto,
   PlacedOrderResponseDto,
-  toOrderHistoryEntry,
   toOrderResponse,
 } from './dto/order-response.dto';
-import { toPaymentResponse } from '../payment';
-import { OrderEntity, OrderEventEntity } from './entities';
-import { OrderPayments } from './order-payments';
+import { CheckoutContext, PaymentRow, PaymentService } from '../payment';
+import { Transaction } from '../database/event-bus';
+import { OrderEntity } from './entities';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { NotificationRepository } from '../notification';
 import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
-import { OrderRepository } from './order.repository';
+import { NewOrder, NewOrderLine, newOrderUuid, OrderRepository } from './order.repository';
+import { snapshotOf } from './order-snapshot';
+import { OrderViews } from './order-views';
 import { OrderPricer, toOrderPrice } from './order-pricer';
-import { PlacementGuards } from './placement-guards';
+import { PlacementGuards, PlacementState } from './placement-guards';
+import { PricedLine } from './domain/cart-pricing';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
 
 const IDEMPOTENCY_SCOPE = 'order.place';
@@ -63,7 +64,8 @@ export class OrderPlacementService {
     private readonly idempotency: IdempotencyService,
     private readonly events: OrderEventBus,
     private readonly tokens: OrderTokens,
-    private readonly payments: OrderPayments,
+    private readonly payments: PaymentService,
+    private readonly views: OrderViews,
     private readonly userContacts: UserContacts,
     private readonly pricer: OrderPricer,
     private readonly guards: PlacementGuards,
@@ -84,14 +86,14 @@ export class OrderPlacementService {
     );
     const fingerprint = requestHash(normalised(dto));
     // R21: one transaction.
-    const outcome = await this.events.transaction(async (manager, publish) => {
+    const outcome = await this.events.transaction(async (manager, publish, tx) => {
       if (key) {
         const start = await this.idempotency.begin(manager, IDEMPOTENCY_SCOPE, key, fingerprint);
         if (start.kind === 'replay') {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const created = await this.createOrder(manager, dto, publish);
+      const created = await this.createOrder(tx, dto, publish);
       if (key) {
         await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
           status: 201,
@@ -104,17 +106,19 @@ export class OrderPlacementService {
     if (!outcome.replayed) ordersPlaced.inc();
     let body: OrderResponseDto;
     if (outcome.replayed) {
-      // The stored answer predates the checkout: the payment and its history are read as they stand now.
+      // The stored answer predates the checkout: the order is read as it stands now.
       const current = await this.orders.findByUuid(outcome.body.uuid);
-      const history = current ? (await this.orders.eventsOf([current.uuid])).get(current.uuid) : [];
-      body = current
-        ? withPayment({ ...outcome.body, history: [] }, current, history ?? [])
-        : outcome.body;
+      body = current ? await this.views.owner(current) : outcome.body;
     } else {
       // An online payment's checkout is opened only now that the order has committed.
-      const { answer, order, businessExtra } = outcome.created!;
-      const opened = await this.payments.openCheckout(order, businessExtra);
-      body = opened ? withPayment(answer, opened.order, opened.events) : answer;
+      const { answer, order, payment, context } = outcome.created!;
+      if (payment.channel === 'checkout') {
+        await this.payments.openCheckout(snapshotOf(order), payment, context);
+        const current = await this.orders.findByUuid(order.uuid);
+        body = current ? await this.views.owner(current) : answer;
+      } else {
+        body = answer;
+      }
     }
     // The guest's token is derived from the order, never stored: the replay answers the same one.
     const placed: PlacedOrderResponseDto = {
@@ -137,23 +141,22 @@ export class OrderPlacementService {
   }
 
   private async createOrder(
-    manager: EntityManager,
+    tx: Transaction,
     dto: PlaceOrderDto,
     publish: PublishOrderEvent,
   ): Promise<{
     answer: OrderResponseDto;
     order: OrderEntity;
-    businessExtra: Record<string, unknown>;
+    payment: PaymentRow;
+    context: CheckoutContext;
   }> {
+    const manager = tx.manager;
     // The placement's guards, in order; the first that fails refuses the order.
     const { state } = await this.guards.run(manager, dto, 'place');
-    const { processor, handOver, lines: pricedLines } = state;
     const { menu, business } = state.orderable;
-    const price = state.price!;
-
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
-    const payment = this.payments.plan({
-      processor,
+    const plan = this.payments.plan({
+      processor: state.processor,
       menu: menu.extraData,
       callbackUrl: dto.callback_url,
     });
@@ -164,47 +167,39 @@ export class OrderPlacementService {
       events,
     } = await this.orders.insertPlacedOrder(
       manager,
-      {
-        menuUuid: menu.uuid,
-        businessUuid: business.uuid,
-        ownerUuid: business.ownedBy,
-        paymentProcessor: processor,
-        amount: formatMoney(price.total),
-        currency: payment.currency,
-        customerEmailAddress: dto.customer_email_address,
-        customerPhoneNumber: optionalText(dto.customer_phone_number),
-        customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
-        generalNote: optionalText(dto.general_note),
-        deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
-        onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
-        paymentCollect: payment.collect,
-        paymentInstructions: payment.instructions,
-        paymentCallbackUrl: payment.callbackUrl,
-        paymentAttempts: payment.attempts,
-        fulfilmentType: handOver.type,
-        requestedTime: handOver.requestedTime,
-        price: toOrderPrice(price),
-        deliveryZone: handOver.zone && { key: handOver.zone.key, title: handOver.zone.title },
-        deliveryEtaMinutes: handOver.zone?.etaMinutes ?? null,
-      },
-      pricedLines.map((line) => ({
-        position: line.position,
-        itemUuid: line.itemUuid,
-        titleName: line.titleName === null ? null : line.titleName.slice(0, 255),
-        category: line.category,
-        unitPriceAmount: formatMoney(line.unitPrice),
-        options: line.options.map((option) => ({ ...option })),
-        quantity: line.quantity,
-        lineTotal: formatMoney(line.lineTotal),
-        itemNote: line.itemNote,
-      })),
+      newOrderOf(state, dto, plan.currency),
+      state.lines.map(newLineOf),
       'guest',
     );
-    await this.pricer.redeem(manager, price, stored.uuid, dto.customer_email_address);
-    // The order is new in this transaction: what was just inserted is all of its lines and history.
-    const answer = toOrderResponse(stored, lines, events);
+    await this.pricer.redeem(manager, state.price!, stored.uuid, dto.customer_email_address);
+    const payment = await this.payments.start(tx, snapshotOf(stored), plan);
+    // The order is new in this transaction: what was just inserted is all of its lines, history and payments.
+    const answer = toOrderResponse(stored, {
+      lines,
+      events,
+      payments: { payments: [payment], refunds: [] },
+    });
+    await this.tellTheBusiness(tx, answer, stored, state);
+    await publish('order.created', stored);
+    // Last, so the slot's lock is held only until the commit.
+    await this.guards.holdSlot(manager, state);
+    return {
+      answer,
+      order: stored,
+      payment,
+      context: { menu: menu.extraData, business: business.extraData },
+    };
+  }
 
-    const contact = businessContact(business, menu);
+  /** The owner's (and team's) notification, the owner's mail and the guest's copy, with the order. */
+  private async tellTheBusiness(
+    tx: Transaction,
+    answer: OrderResponseDto,
+    stored: OrderEntity,
+    state: PlacementState,
+  ): Promise<void> {
+    const { manager } = tx;
+    const contact = businessContact(state.orderable.business, state.orderable.menu);
     const currencyText = answer.currency ? ` ${answer.currency}` : '';
     const count = answer.items.reduce((sum, line) => sum + line.quantity, 0);
     await this.notifications.insert(manager, {
@@ -226,24 +221,51 @@ export class OrderPlacementService {
     if (answer.customer_requested_order_email_copy) {
       await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));
     }
-    await publish('order.created', stored);
-    // Last, so the slot's lock is held only until the commit.
-    await this.guards.holdSlot(manager, state);
-    return { answer, order: stored, businessExtra: business.extraData };
   }
 }
 
-/** The answer with the order's payment as it stands now, and any history made since. */
-function withPayment(
-  answer: OrderResponseDto,
-  order: OrderEntity,
-  events: readonly OrderEventEntity[],
-): OrderResponseDto {
+/** The order row of a body the guards accepted. */
+function newOrderOf(state: PlacementState, dto: PlaceOrderDto, currency: string | null): NewOrder {
+  const { menu, business } = state.orderable;
+  const price = state.price!;
+  const zone = state.handOver.zone;
+  // An order that costs nothing is paid at placement; no checkout opens for it.
+  const free = price.total.lte(0);
   return {
-    ...answer,
-    payment_status: order.paymentStatus,
-    payment: toPaymentResponse(order),
-    history: [...answer.history, ...events.map(toOrderHistoryEntry)],
-    updated_at: new Date(order.updatedAt).toISOString(),
+    uuid: newOrderUuid(),
+    menuUuid: menu.uuid,
+    businessUuid: business.uuid,
+    ownerUuid: business.ownedBy,
+    paymentProcessor: state.processor,
+    amount: formatMoney(price.total),
+    currency,
+    customerEmailAddress: dto.customer_email_address,
+    customerPhoneNumber: optionalText(dto.customer_phone_number),
+    customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
+    generalNote: optionalText(dto.general_note),
+    deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
+    onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
+    paymentState: free ? 'paid' : 'unpaid',
+    paymentStatus: free ? 'paid' : 'unpaid',
+    fulfilmentType: state.handOver.type,
+    requestedTime: state.handOver.requestedTime,
+    price: toOrderPrice(price),
+    deliveryZone: zone && { key: zone.key, title: zone.title },
+    deliveryEtaMinutes: zone?.etaMinutes ?? null,
+  };
+}
+
+/** A priced line as the order keeps it: a snapshot of the item and its options. */
+function newLineOf(line: PricedLine): NewOrderLine {
+  return {
+    position: line.position,
+    itemUuid: line.itemUuid,
+    titleName: line.titleName === null ? null : line.titleName.slice(0, 255),
+    category: line.category,
+    unitPriceAmount: formatMoney(line.unitPrice),
+    options: line.options.map((option) => ({ ...option })),
+    quantity: line.quantity,
+    lineTotal: formatMoney(line.lineTotal),
+    itemNote: line.itemNote,
   };
 }

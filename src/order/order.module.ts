@@ -1,10 +1,4 @@
-import {
-  forwardRef,
-  Logger,
-  Module,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DiscountModule } from '../discount';
 import { PlacementGuards } from './placement-guards';
 import { OrderPricer } from './order-pricer';
@@ -14,7 +8,7 @@ import { APP_CONFIG } from '../config/config.module';
 import { AccountModule } from '../account';
 import { EntityModule } from '../entity';
 import { NotificationModule } from '../notification';
-import { paymentModule } from '../payment';
+import { PaymentModule } from '../payment';
 import { TeamModule } from '../team';
 import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
@@ -28,6 +22,10 @@ import { OrderUpdateService } from './order-update.service';
 import { OrderController } from './order.controller';
 import { OrderRepository } from './order.repository';
 import { PaymentChangeListener } from './payment-change.listener';
+import { OrderPaymentsController } from './order-payments.controller';
+import { OrderPaymentsService } from './order-payments.service';
+import { OrderViews } from './order-views';
+import { OrderStatusMoves } from './order-status-moves';
 import { OrderFulfilment } from './order-fulfilment';
 import { OrderSlotsRepository } from './order-slots.repository';
 import { OrderSlotsController } from './order-slots.controller';
@@ -38,20 +36,27 @@ import { OrderStreamHub } from './realtime/order-stream.hub';
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * Guest orders, the owner's updates and inbox, the order stream, and the
- * mails an order sends.
+ * Guest orders, the owner's updates and inbox, the order stream, the mails
+ * an order sends, and the routes of its payments (the payment module does
+ * the payment work and tells this one of each change by an event).
  */
 @Module({
-  // The payment module implements this module's `OrderPayments` port.
+  // The order module calls payments; payments hear of nothing here and answer by events.
   imports: [
     AccountModule,
     EntityModule,
     NotificationModule,
     TeamModule,
     DiscountModule,
-    forwardRef(paymentModule),
+    PaymentModule,
   ],
-  controllers: [OrderController, OrderGuestController, OrderInboxController, OrderSlotsController],
+  controllers: [
+    OrderController,
+    OrderGuestController,
+    OrderInboxController,
+    OrderSlotsController,
+    OrderPaymentsController,
+  ],
   providers: [
     {
       provide: OrderTokens,
@@ -74,11 +79,20 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderNotifyListener,
     OrderEventBus,
     PaymentChangeListener,
+    OrderViews,
+    OrderPaymentsService,
+    OrderStatusMoves,
   ],
-  // For modules that react to order changes (outbound webhooks, payments): the
-  // change listeners, the owner's view of an order, the order rows and the
-  // guests' order tokens.
-  exports: [OrderEventBus, OrderTokens, OrderInboxService, OrderRepository],
+  // For modules that react to order changes (outbound webhooks): the owner's
+  // view of an order, the order rows and the guests' order tokens.
+  exports: [
+    OrderEventBus,
+    OrderTokens,
+    OrderInboxService,
+    OrderRepository,
+    OrderViews,
+    OrderStatusMoves,
+  ],
 })
 export class OrderModule implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Orders');

@@ -1,46 +1,95 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import { PaymentChanged, PaymentEvents, PaymentState } from '../payment';
-import { OrderEventEntity } from './entities';
+import { Injectable } from '@nestjs/common';
+import { Money } from '../common/money';
+import { EventBus, Transaction } from '../database/event-bus';
 import { NotificationRepository } from '../notification';
-import { OrderRepository } from './order.repository';
-import { PublishOrderEvent } from './realtime/order-event-bus';
+import {
+  derivePaymentState,
+  isOpen,
+  NOTIFIED_STATES,
+  PaymentChanged,
+  PaymentService,
+  PaymentsOfOrder,
+  PaymentState,
+  paymentStatusOf,
+} from '../payment';
+import { OrderEntity } from './entities';
+import { OrderPaymentModel, OrderRepository } from './order.repository';
+import { publisher } from './realtime/order-event-bus';
 
 const NOTIFICATION_TITLE: Partial<Record<PaymentState, string>> = {
+  partially_paid: 'Part of the order paid',
   paid: 'Payment received',
-  overpaid: 'Paid more than once',
+  overpaid: 'Paid more than the order costs',
   failed: 'Payment failed',
   mismatch: 'Payment does not match the order',
   partially_refunded: 'Part of the payment refunded',
   refunded: 'Payment refunded',
 };
 
+/** The refunds that count in what was given back: accepted by the provider, or recorded. */
+const COUNTED = ['succeeded', 'processed'];
+
+/** The read model of an order's payments: the state they add up to, and the money in and out. */
+export function paymentModelOf(
+  order: OrderEntity,
+  { payments, refunds }: PaymentsOfOrder,
+): OrderPaymentModel {
+  const counted = refunds.filter((refund) => COUNTED.includes(refund.status));
+  const given = counted.reduce((sum, refund) => sum.plus(refund.amount), new Money(0));
+  const paid = payments.reduce(
+    (sum, payment) => (payment.status === 'paid' ? sum.plus(payment.amountPaid) : sum),
+    new Money(0),
+  );
+  const state = derivePaymentState(
+    payments.map((payment) => ({ ...payment, open: isOpen(payment) })),
+    { amount: given, count: counted.length },
+    new Money(order.amount),
+  );
+  return {
+    paymentState: state,
+    paymentStatus: paymentStatusOf(state),
+    amountPaid: paid.toFixed(2),
+    amountRefunded: Money.min(paid, given).toFixed(2),
+  };
+}
+
 /**
- * What an order makes of a change of its payment, in the transaction that
- * changed it: an entry of its history (field `payment`), the owner's
- * notification when the payment module says the owner is told, and an
- * `order.updated` announcement with change `payment` (the order stream and
- * outbound webhooks) when it is announced.
+ * What an order makes of a change of its payments, in the transaction that
+ * changed them (it holds the order's payments lock): its read model (state
+ * and amounts) follows, and when the state changes or money comes in, an
+ * entry of its history (field `payment`); when money came in, went back or
+ * failed, the owner's notification (unless they made the change themselves)
+ * and an `order.changed` with change `payment` (the order stream and
+ * outbound webhooks). Opening a payment is only recorded.
  */
 @Injectable()
-export class PaymentChangeListener implements OnModuleInit {
+export class PaymentChangeListener {
   constructor(
-    private readonly payments: PaymentEvents,
+    bus: EventBus,
     private readonly orders: OrderRepository,
+    private readonly payments: PaymentService,
     private readonly notifications: NotificationRepository,
-  ) {}
-
-  onModuleInit(): void {
-    this.payments.on((manager, publish, event) => this.record(manager, publish, event));
+  ) {
+    bus.on('payment.changed', (event, tx) => this.record(event, tx));
   }
 
-  async record(
-    manager: EntityManager,
-    publish: PublishOrderEvent,
-    event: PaymentChanged,
-  ): Promise<OrderEventEntity[]> {
-    const { order, from, to } = event;
-    const entries = await this.orders.insertEvents(manager, order.uuid, [
+  async record(event: PaymentChanged, tx: Transaction): Promise<void> {
+    const order = await this.orders.findForUpdate(tx.manager, event.orderUuid);
+    if (!order) return;
+    const all = (await this.payments.ofOrders([order.uuid], tx.manager)).get(order.uuid)!;
+    const model = paymentModelOf(order, all);
+    const from = order.paymentState;
+    const to = model.paymentState;
+    const moneyIn = new Money(model.amountPaid).gt(order.amountPaid);
+    const same =
+      to === from &&
+      new Money(model.amountPaid).eq(order.amountPaid) &&
+      new Money(model.amountRefunded).eq(order.amountRefunded) &&
+      model.paymentStatus === order.paymentStatus;
+    if (same) return;
+    const updated = await this.orders.updatePaymentModel(tx.manager, order.uuid, model);
+    if (to === from && !moneyIn) return;
+    await this.orders.insertEvents(tx.manager, order.uuid, [
       {
         field: 'payment',
         fromValue: from,
@@ -49,23 +98,23 @@ export class PaymentChangeListener implements OnModuleInit {
         actor: event.actor,
       },
     ]);
-    if (event.notifyOwner) await this.notifyOwner(manager, event);
-    if (event.announced) await publish('order.updated', order, ['payment']);
-    return entries;
+    if (!NOTIFIED_STATES.includes(to)) return;
+    if (event.notifyOwner) await this.notifyOwner(tx, updated, to);
+    await publisher(tx)('order.updated', updated, ['payment']);
   }
 
-  private async notifyOwner(manager: EntityManager, { order, to }: PaymentChanged): Promise<void> {
+  private async notifyOwner(tx: Transaction, order: OrderEntity, to: PaymentState): Promise<void> {
     const currency = order.currency ? ` ${order.currency}` : '';
-    await this.notifications.insert(manager, {
+    const latestError = to === 'mismatch' || to === 'failed';
+    await this.notifications.insert(tx.manager, {
       userUuid: order.ownerUuid,
       kind: 'order.payment_changed',
       title: `${NOTIFICATION_TITLE[to]}: order ${order.orderReference}`,
-      body:
-        to === 'mismatch'
-          ? (order.paymentError ?? 'The provider reported another amount or currency.')
-          : to === 'overpaid'
-            ? `The guest paid ${order.amountPaid}${currency} through more than one checkout for an order of ${order.amount}${currency}; refund the difference.`
-            : `Paid ${order.amountPaid}${currency}, refunded ${order.amountRefunded}${currency} of ${order.amount}${currency}.`,
+      body: latestError
+        ? `The ${to === 'mismatch' ? 'provider reported another currency' : 'payment failed'}; the order of ${order.amount}${currency} is still to be paid.`
+        : to === 'overpaid'
+          ? `The guest paid ${order.amountPaid}${currency} for an order of ${order.amount}${currency}; refund the difference.`
+          : `Paid ${order.amountPaid}${currency}, refunded ${order.amountRefunded}${currency} of ${order.amount}${currency}.`,
       data: {
         order_uuid: order.uuid,
         order_reference: order.orderReference,

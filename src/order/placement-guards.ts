@@ -5,7 +5,7 @@ import { ApiError, ErrorDetail } from '../http/api-error';
 import { CartItemDto } from './dto/place-order.dto';
 import { OrderableItem, PricedLine, priceCart } from './domain/cart-pricing';
 import { OrderPricing } from './domain/order-pricing';
-import { isPaymentOffered, offeredProviders, PaymentProcessor } from './domain/payment-methods';
+import { isPaymentOffered, offeredProviders, PaymentProcessor } from '../payment';
 import { FulfilmentPlan, HandOverBody, OrderFulfilment } from './order-fulfilment';
 import { OrderPricer, PricedBody, pricingRefusalMessage } from './order-pricer';
 

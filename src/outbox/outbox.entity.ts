@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import type { OutboxKind } from './outbox-lanes';
 
-export type OutboxKind = 'mail' | 'realtime' | 'webhook';
+export type { OutboxKind } from './outbox-lanes';
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 
 /**
@@ -8,7 +9,7 @@ export type OutboxStatus = 'pending' | 'sent' | 'failed';
  * transaction as the change that causes it; a worker delivers it after commit.
  */
 @Entity('outbox')
-@Index('outbox_due_idx', { synchronize: false })
+@Index('outbox_lane_due_idx', { synchronize: false })
 export class OutboxEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_outbox' })
   uuid!: string;
@@ -19,6 +20,13 @@ export class OutboxEntity {
   /** For mail: { to, subject, text, html? }; for realtime: the event. */
   @Column({ type: 'jsonb' })
   payload!: Record<string, unknown>;
+
+  /**
+   * Who receives the row (a webhook endpoint's uuid, a message provider), or
+   * null: a process has at most a few of one receiver's rows in flight.
+   */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  receiver!: string | null;
 
   @Column({ type: 'varchar', length: 16, default: 'pending' })
   status!: OutboxStatus;

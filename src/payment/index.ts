@@ -1,27 +1,59 @@
 /*
- * The payment module's front door: what other modules may use of it.
- *
- * The order module owns the `OrderPayments` port that this module implements,
- * and handles the payment events this module publishes, so each module uses
- * the other. Loading this door never loads the payment services (which use
- * the order module's door): the order module's files can read the types,
- * the payment block of an answer and the events channel here at any time,
- * and name the module itself only through `paymentModule()`, called by Nest
- * once every file has loaded.
+ * The payment module's front door: what other modules may use of it. The
+ * payment module imports no other module; the order module calls it here.
  */
-import type { Type } from '@nestjs/common';
+import './payment-events';
 
-export type { PaymentCollect, PaymentState } from './domain/payment-state';
-export { PAYMENT_COLUMNS } from './payment-columns';
-export type { PaymentColumn, PaymentColumns } from './payment-columns';
-export { PaymentEvents } from './payment-events';
-export type { PaymentChanged, PaymentEvent, PaymentEventListener } from './payment-events';
-export { PaymentResponseDto, toPaymentResponse } from './dto/payment-response.dto';
-export { PAYMENT_ENTITIES, PaymentEventEntity, PaymentRefundEntity } from './entities';
-
-/** The payment module, for a `forwardRef` of a module that imports it. */
-export function paymentModule(): Type {
-  // Loaded on first call, after every file has loaded: see above.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('./payment.module') as typeof import('./payment.module')).PaymentModule;
-}
+export { PaymentModule } from './payment.module';
+export { PaymentService } from './payment.service';
+export type { CheckoutContext, PaymentPlan, PaymentPlanInput } from './payment-checkouts';
+export type { ChangedBy, OrderSnapshot } from './payment-transitions';
+export type { RefundRequest, RefundResult } from './payment-refunds';
+export type { PaymentRow, RefundRow } from './payment.repository';
+export type { PaymentActor, PaymentChanged } from './payment-events';
+export {
+  canMoveManually,
+  derivePaymentState,
+  isPaymentStatus,
+  manualMoveTable,
+  MANUAL_PAYMENT_STATUSES,
+  NOTIFIED_STATES,
+  nextManualStatuses,
+  PAYMENT_METHODS,
+  PAYMENT_STATES,
+  PAYMENT_STATUSES,
+  paymentStatusOf,
+  SETTLED_STATES,
+} from './domain/payment-state';
+export type {
+  ManualPaymentStatus,
+  PaymentCollect,
+  PaymentMethod,
+  PaymentState,
+  PaymentStatus,
+} from './domain/payment-state';
+export {
+  isPaymentOffered,
+  offeredProviderEntries,
+  offeredProviderEntry,
+  offeredProviders,
+  PAYMENT_PROCESSORS,
+} from './domain/payment-methods';
+export type { PaymentProcessor } from './domain/payment-methods';
+export { CreatePaymentDto, SubmitOtpDto } from './dto/create-payment.dto';
+export {
+  isOpen,
+  NextActionDto,
+  PaymentRecordResponseDto,
+  PaymentRefundResponseDto,
+  PaymentResponseDto,
+  toPaymentRecords,
+  toPaymentResponse,
+} from './dto/payment-response.dto';
+export type { OrderPaymentFacts, PaymentsOfOrder } from './dto/payment-response.dto';
+export {
+  PAYMENT_ENTITIES,
+  PaymentEntity,
+  PaymentEventEntity,
+  PaymentRefundEntity,
+} from './entities';

@@ -1,67 +1,33 @@
-import { Injectable } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
-import type { OrderActor, OrderEntity, OrderEventEntity, PublishOrderEvent } from '../order';
-import type { PaymentState } from './domain/payment-state';
+import type { PaymentEntity } from './entities';
+
+/** Who changed a payment: a member of the business by role, the guest, the provider or the service. */
+export type PaymentActor = 'owner' | 'manager' | 'staff' | 'guest' | 'provider' | 'system';
 
 /**
- * An order's payment changed state (or money moved without a change of
- * state, such as a further charge of an overpaid order). Published by the
- * payment module inside the transaction that made the change, which holds
- * the order's row lock.
+ * A payment of an order was opened, paid, failed, abandoned or (partly)
+ * refunded. Published by the payment module inside the transaction that made
+ * the change, which holds the order's payments lock; the order module keeps
+ * its read model of the order's payments (state, amounts, history, the
+ * owner's notification) in that same transaction, so no answer ever shows a
+ * payment and its order disagreeing. What leaves the service (the stream,
+ * webhooks, mails) leaves after the commit.
  */
 export interface PaymentChanged {
-  type: 'payment.changed';
-  /** The order as stored after the change. */
-  order: OrderEntity;
-  from: PaymentState;
-  to: PaymentState;
-  actor: OrderActor;
-  /** The acting user; null for the provider and the system. */
+  orderUuid: string;
+  /** The payment as stored after the change. */
+  payment: PaymentEntity;
+  actor: PaymentActor;
+  /** The member who acted; null for the guest, the provider and the service. */
   userUuid: string | null;
   /**
-   * Money came in, went back or failed (paid, overpaid, failed, mismatch,
-   * refunds): the order's followers (its stream, outbound webhooks) hear of
-   * it. False for opening a checkout, which is only recorded.
+   * Whether the owner is told of what this brings (false when the owner or
+   * their team made the change themselves).
    */
-  announced: boolean;
-  /** The owner is notified: announced, and not set by hand by the owner or their team. */
   notifyOwner: boolean;
 }
 
-export type PaymentEvent = PaymentChanged;
-
-/**
- * A reaction to a payment event, run in the changing transaction with its
- * manager (so what it writes commits or rolls back with the change) and the
- * transaction's order announcements (published after commit). Answers the
- * order history entries it wrote, if any.
- */
-export type PaymentEventListener = (
-  manager: EntityManager,
-  publish: PublishOrderEvent,
-  event: PaymentEvent,
-) => Promise<readonly OrderEventEntity[] | void>;
-
-/** The payment module's events, for the modules that react to payments. */
-@Injectable()
-export class PaymentEvents {
-  private readonly listeners: PaymentEventListener[] = [];
-
-  on(listener: PaymentEventListener): void {
-    this.listeners.push(listener);
-  }
-
-  /** Runs every listener in turn; the history entries they wrote, in order. */
-  async publish(
-    manager: EntityManager,
-    publish: PublishOrderEvent,
-    event: PaymentEvent,
-  ): Promise<OrderEventEntity[]> {
-    const written: OrderEventEntity[] = [];
-    for (const listener of this.listeners) {
-      const entries = await listener(manager, publish, event);
-      if (entries) written.push(...entries);
-    }
-    return written;
+declare module '../database/event-bus' {
+  interface AppEvents {
+    'payment.changed': PaymentChanged;
   }
 }

@@ -1,14 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock';
-import { Money } from '../common/money';
-import { OrderEventBus } from '../order';
+import { EventBus } from '../database/event-bus';
 import { toMinorUnits } from './domain/currency';
-import { refundedState } from './payment-refund.service';
-import { PaymentRepository } from './payment.repository';
-import { PaymentTransitions } from './payment-transitions.service';
-import { PaymentProviders } from './providers/payment-providers';
+import { PaymentTransitions } from './payment-transitions';
+import { PaymentRepository, RefundRow } from './payment.repository';
 import { RefundLookupOutcome } from './providers/payment-provider';
+import { PaymentProviders } from './providers/payment-providers';
 
 /** A refund call answers within the provider timeout; one pending this long lost its process. */
 export const STALE_REFUND_AFTER_MS = 2 * 60_000;
@@ -23,7 +20,7 @@ const CHECK_INTERVAL_MS = 30_000;
  * whether it made the refund (then it counts, unless the provider's event
  * about it was counted already), and one the provider does not have is
  * marked failed. Runs in every process; each refund is settled under its
- * order's row lock, once.
+ * order's payments lock, once.
  */
 @Injectable()
 export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDestroy {
@@ -32,11 +29,10 @@ export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDes
   private running: Promise<number> | null = null;
 
   constructor(
-    private readonly dataSource: DataSource,
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentRepository,
-    private readonly events: OrderEventBus,
     private readonly transitions: PaymentTransitions,
+    private readonly bus: EventBus,
     private readonly clock: Clock,
   ) {}
 
@@ -62,54 +58,44 @@ export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDes
 
   private async settleAll(): Promise<number> {
     const now = this.clock.nowMs();
-    const stale = await this.payments.stalePendingRefunds(
-      this.dataSource.manager,
-      new Date(now - STALE_REFUND_AFTER_MS),
-    );
+    const stale = await this.payments.stalePendingRefunds(new Date(now - STALE_REFUND_AFTER_MS));
     let settled = 0;
     for (const refund of stale) {
-      const giveUp = now - refund.createdAt.getTime() > GIVE_UP_REFUND_AFTER_MS;
+      const giveUp = now - new Date(refund.createdAt).getTime() > GIVE_UP_REFUND_AFTER_MS;
       if (await this.settle(refund, giveUp)) settled += 1;
     }
     return settled;
   }
 
-  private async settle(
-    refund: { uuid: string; orderUuid: string; amount: string },
-    giveUp: boolean,
-  ): Promise<boolean> {
-    const order = await this.payments.findOrder(refund.orderUuid);
-    if (!order) return false;
-    const lookup: RefundLookupOutcome = await this.providers
-      .get(order.paymentProcessor)
-      .findRefund({
-        reference: order.paymentReference ?? '',
-        transactionId: order.paymentTransactionId,
-        amountMinor: toMinorUnits(refund.amount),
-        knownRefundIds: await this.payments.knownRefundIds(this.dataSource.manager, order.uuid),
-      });
+  private async settle(refund: RefundRow, giveUp: boolean): Promise<boolean> {
+    const manager = this.payments.manager;
+    const payment = await this.payments.findByUuid(manager, refund.paymentUuid);
+    if (!payment) return false;
+    const lookup: RefundLookupOutcome = await this.providers.get(payment.method).findRefund({
+      reference: payment.reference ?? '',
+      transactionId: payment.transactionId,
+      amountMinor: toMinorUnits(refund.amount),
+      knownRefundIds: await this.payments.knownRefundIds(manager, payment.uuid),
+    });
     if (!lookup.ok && !giveUp) return false;
-    return this.events.transaction(async (manager, publish) => {
-      const locked = await this.payments.lockOrder(manager, order.uuid);
-      if (!locked || !(await this.payments.isPending(manager, refund.uuid))) return false;
+    return this.bus.transaction(async (tx) => {
+      await this.transitions.lock(tx, payment.orderUuid);
+      if (!(await this.payments.pendingRefund(tx.manager, refund.uuid))) return false;
       const id = lookup.ok ? lookup.refundId : null;
       if (!id) {
         const error = lookup.ok
           ? 'The provider has no such refund: the service stopped before the provider took the request.'
           : `The refund could not be confirmed with the provider: ${lookup.error}`;
-        await this.payments.finishRefund(manager, refund.uuid, 'failed', null, error);
-        this.logger.warn(`Pending refund ${refund.uuid} of order ${order.uuid} failed: ${error}`);
+        await this.payments.finishRefund(tx.manager, refund.uuid, 'failed', null, error);
+        this.logger.warn(
+          `Pending refund ${refund.uuid} of order ${payment.orderUuid} failed: ${error}`,
+        );
         return true;
       }
-      if (await this.payments.takeCountedRefund(manager, locked.uuid, id, refund.uuid)) return true;
-      await this.payments.finishRefund(manager, refund.uuid, 'succeeded', id, null);
-      await this.transitions.apply(
-        manager,
-        publish,
-        locked,
-        refundedState(locked, new Money(refund.amount)),
-        { actor: 'system', userUuid: null },
-      );
+      if (await this.payments.takeCountedRefund(tx.manager, payment.uuid, id, refund.uuid))
+        return true;
+      await this.payments.finishRefund(tx.manager, refund.uuid, 'succeeded', id, null);
+      await this.transitions.announce(tx, payment, { actor: 'system', userUuid: null });
       return true;
     });
   }

@@ -1,40 +1,40 @@
-import { forwardRef, Module } from '@nestjs/common';
-import { TeamModule } from '../team';
-import { EntityModule } from '../entity';
-import { OrderModule, OrderPayments } from '../order';
-import { OrderAccess } from './order-access';
-import { PaymentEvents } from './payment-events';
-import { PaymentCheckoutService } from './payment-checkout.service';
-import { PaymentConfirmationService } from './payment-confirmation.service';
+import { Module } from '@nestjs/common';
+import { PaymentCharges } from './payment-charges';
+import { PaymentCheckWorker } from './payment-check.worker';
+import { PaymentCheckouts } from './payment-checkouts';
+import { PaymentConfirmations } from './payment-confirmations';
 import { PaymentController } from './payment.controller';
-import { PaymentRefundService } from './payment-refund.service';
+import { PaymentManual } from './payment-manual';
 import { PaymentRefundSettler } from './payment-refund-settler';
+import { PaymentRefunds } from './payment-refunds';
 import { PaymentRepository } from './payment.repository';
-import { PaymentTransitions } from './payment-transitions.service';
+import { PaymentService } from './payment.service';
+import { PaymentTransitions } from './payment-transitions';
 import { PaymentProviders } from './providers/payment-providers';
 
 /**
- * Payments of orders: one provider interface, the providers by name
- * (`cash`, `bank_transfer`, `paystack`), checkouts, confirmations from
- * webhooks and verify calls, and refunds. The order module owns the
- * `OrderPayments` port and this module implements it; the two modules import
- * each other through forward references.
+ * Payments as records of their own: one provider interface and the providers
+ * by name (`cash`, `bank_transfer`, `paystack`), card checkouts, charges by
+ * USSD, mobile money and bank transfer, confirmations from webhooks, verify
+ * calls and the checks of pending charges, and refunds. It knows no other
+ * module: the order module calls `PaymentService` with a snapshot of the
+ * order and hears back through the `payment.changed` event.
  */
 @Module({
-  imports: [forwardRef(() => OrderModule), EntityModule, TeamModule],
   controllers: [PaymentController],
   providers: [
     PaymentProviders,
     PaymentRepository,
-    PaymentEvents,
     PaymentTransitions,
-    PaymentCheckoutService,
-    PaymentConfirmationService,
-    PaymentRefundService,
+    PaymentCheckouts,
+    PaymentCharges,
+    PaymentConfirmations,
+    PaymentRefunds,
+    PaymentManual,
     PaymentRefundSettler,
-    OrderAccess,
-    { provide: OrderPayments, useExisting: PaymentCheckoutService },
+    PaymentCheckWorker,
+    PaymentService,
   ],
-  exports: [OrderPayments, PaymentEvents],
+  exports: [PaymentService],
 })
 export class PaymentModule {}

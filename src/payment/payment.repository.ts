@@ -1,8 +1,69 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { OrderEntity } from '../order';
-import { PaymentRefundEntity, RefundStatus } from './entities';
-import { PAYMENT_COLUMNS, PaymentColumns } from './payment-columns';
+import {
+  execute,
+  fetchAll,
+  fetchOne,
+  jsonb,
+  queryBuilder,
+  sql,
+  Table,
+} from '../database/query-builder';
+import { takeTransactionLock } from '../database/transaction-locks';
+import { writeBeforeCommit } from '../database/writes-before-commit';
+import { PaymentEntity, PaymentEventEntity, PaymentRefundEntity, RefundStatus } from './entities';
+
+export type PaymentRow = PaymentEntity;
+export type RefundRow = PaymentRefundEntity;
+
+type PaymentTable = Table<
+  PaymentEntity,
+  | 'uuid'
+  | 'shareUuid'
+  | 'status'
+  | 'amountPaid'
+  | 'tipAmount'
+  | 'currency'
+  | 'reference'
+  | 'transactionId'
+  | 'nextAction'
+  | 'authorizationUrl'
+  | 'accessCode'
+  | 'callbackUrl'
+  | 'instructions'
+  | 'error'
+  | 'failure'
+  | 'paidAt'
+  | 'expiresAt'
+  | 'nextCheckAt'
+  | 'recordedBy'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+
+const db = queryBuilder<{
+  payments: PaymentTable;
+  paymentRefunds: Table<
+    PaymentRefundEntity,
+    'uuid' | 'reason' | 'providerRefundId' | 'requestedBy' | 'error' | 'createdAt'
+  >;
+  paymentEvents: Table<PaymentEventEntity, 'id' | 'paymentUuid' | 'createdAt'>;
+}>();
+
+/** A new payment: what its insert names (the database fills in the rest). */
+export type NewPayment = Pick<
+  PaymentEntity,
+  'orderUuid' | 'businessUuid' | 'method' | 'channel' | 'amount' | 'currency'
+> &
+  Partial<Omit<PaymentEntity, 'nextAction' | 'instructions' | 'createdAt' | 'updatedAt'>> & {
+    nextAction?: Record<string, unknown> | null;
+    instructions?: Record<string, unknown> | null;
+  };
+
+/** What a payment's change may set. */
+export type PaymentChanges = Partial<
+  Omit<PaymentEntity, 'uuid' | 'orderUuid' | 'businessUuid' | 'createdAt' | 'updatedAt'>
+>;
 
 export interface NewProviderEvent {
   provider: string;
@@ -10,62 +71,179 @@ export interface NewProviderEvent {
   eventType: string;
   reference: string;
   orderUuid: string;
+  paymentUuid: string | null;
   outcome: string;
   detail: Record<string, unknown>;
 }
 
+export type NewRefund = Pick<
+  PaymentRefundEntity,
+  | 'orderUuid'
+  | 'paymentUuid'
+  | 'provider'
+  | 'amount'
+  | 'reason'
+  | 'status'
+  | 'providerRefundId'
+  | 'requestedBy'
+>;
+
+/** Refunds that count in what was given back: accepted by the provider or recorded. */
+export const COUNTED_REFUNDS: readonly RefundStatus[] = ['succeeded', 'processed'];
+
+function values(payment: NewPayment) {
+  return {
+    ...payment,
+    nextAction: jsonb(payment.nextAction ?? null),
+    instructions: jsonb(payment.instructions ?? null),
+  };
+}
+
+function changes(set: PaymentChanges) {
+  const { nextAction, instructions, ...rest } = set;
+  return {
+    ...rest,
+    ...(nextAction === undefined ? {} : { nextAction: jsonb(nextAction) }),
+    ...(instructions === undefined ? {} : { instructions: jsonb(instructions) }),
+    updatedAt: sql<Date>`now()`,
+  };
+}
+
 /**
- * All SQL of payments: the payment columns of orders (this repository is
- * their only writer), provider events and refunds, in the caller's
- * transaction.
+ * All SQL of payments, their refunds and the provider events acted on. The
+ * payment module is the only writer of these tables; every write takes the
+ * caller's transaction manager.
  */
 @Injectable()
 export class PaymentRepository {
   constructor(private readonly dataSource: DataSource) {}
 
-  async findOrder(uuid: string): Promise<OrderEntity | null> {
-    return this.dataSource.manager.findOneBy(OrderEntity, { uuid });
-  }
-
-  /** The order with its row locked until the transaction ends, so payment changes queue up. */
-  async lockOrder(manager: EntityManager, uuid: string): Promise<OrderEntity | null> {
-    return manager.findOne(OrderEntity, { where: { uuid }, lock: { mode: 'pessimistic_write' } });
+  get manager(): EntityManager {
+    return this.dataSource.manager;
   }
 
   /**
-   * Writes payment columns of an order and answers the order as stored. Only
-   * the payment columns named are written, whatever else the object holds.
+   * Serialises every transaction that changes an order's payments (and the
+   * order's own transactions that reach its payments): a lock on the order's
+   * key held until the transaction ends, always taken before any payment or
+   * order row, so two such transactions never wait on each other in a circle.
    */
-  async updatePayment(
+  async lockOrderPayments(manager: EntityManager, orderUuid: string): Promise<void> {
+    await takeTransactionLock(manager, 'order', orderUuid);
+  }
+
+  async insert(manager: EntityManager, payment: NewPayment): Promise<PaymentRow> {
+    return (await fetchOne(
+      manager,
+      db.insertInto('payments').values(values(payment)).returningAll(),
+    ))!;
+  }
+
+  /** An insert nothing later in the transaction reads, sent with the transaction's other such writes. */
+  async insertBeforeCommit(manager: EntityManager, payment: NewPayment): Promise<void> {
+    await writeBeforeCommit(manager, db.insertInto('payments').values(values(payment)));
+  }
+
+  async update(manager: EntityManager, uuid: string, set: PaymentChanges): Promise<PaymentRow> {
+    return (await fetchOne(
+      manager,
+      db.updateTable('payments').set(changes(set)).where('uuid', '=', uuid).returningAll(),
+    ))!;
+  }
+
+  async findByUuid(
     manager: EntityManager,
     uuid: string,
-    changes: PaymentColumns,
-  ): Promise<OrderEntity> {
-    const set: Record<string, unknown> = {};
-    for (const column of PAYMENT_COLUMNS) {
-      if (changes[column] !== undefined) set[column] = changes[column];
-    }
-    if (Object.keys(set).length) await manager.update(OrderEntity, { uuid }, set);
-    return manager.findOneByOrFail(OrderEntity, { uuid });
+    lock = false,
+  ): Promise<PaymentRow | undefined> {
+    const query = db.selectFrom('payments').selectAll().where('uuid', '=', uuid);
+    return fetchOne(manager, lock ? query.forUpdate() : query);
+  }
+
+  async findByReference(
+    manager: EntityManager,
+    reference: string,
+    lock = false,
+  ): Promise<PaymentRow | undefined> {
+    const query = db.selectFrom('payments').selectAll().where('reference', '=', reference);
+    return fetchOne(manager, lock ? query.forUpdate() : query);
+  }
+
+  /** The payments of these orders, oldest first (creation, then uuid for a stable order). */
+  async ofOrders(manager: EntityManager, orderUuids: readonly string[]): Promise<PaymentRow[]> {
+    if (orderUuids.length === 0) return [];
+    return fetchAll(
+      manager,
+      db
+        .selectFrom('payments')
+        .selectAll()
+        .where('orderUuid', 'in', [...orderUuids])
+        .orderBy('orderUuid')
+        .orderBy('createdAt')
+        .orderBy('uuid'),
+    );
+  }
+
+  /** The refunds of these orders' payments, oldest first. */
+  async refundsOfOrders(
+    manager: EntityManager,
+    orderUuids: readonly string[],
+  ): Promise<RefundRow[]> {
+    if (orderUuids.length === 0) return [];
+    return fetchAll(
+      manager,
+      db
+        .selectFrom('paymentRefunds')
+        .selectAll()
+        .where('orderUuid', 'in', [...orderUuids])
+        .orderBy('createdAt')
+        .orderBy('uuid'),
+    );
+  }
+
+  /** Open checkouts of an order other than `except`: a newer one replaces them. */
+  async abandonOpenCheckouts(
+    manager: EntityManager,
+    orderUuid: string,
+    except: string,
+  ): Promise<void> {
+    await execute(
+      manager,
+      db
+        .updateTable('payments')
+        .set({ status: 'abandoned', nextCheckAt: null, updatedAt: sql<Date>`now()` })
+        .where('orderUuid', '=', orderUuid)
+        .where('channel', '=', 'checkout')
+        .where('status', '=', 'pending')
+        .where('uuid', '<>', except),
+    );
   }
 
   /**
-   * The order a checkout reference belongs to, locked until the transaction
-   * ends. References are `<order reference>-<attempt>`; an attempt that was
-   * never opened is not a known reference.
+   * Claims up to `limit` pending payments whose check is due, in one short
+   * statement: locked with SKIP LOCKED (two replicas never take the same
+   * one) and leased until `leaseUntil`, so no other replica asks the
+   * provider about them meanwhile; a replica that dies mid-check leaves the
+   * lease to run out and the check to be made again.
    */
-  async findForUpdateByReference(
-    manager: EntityManager,
-    reference: string,
-  ): Promise<OrderEntity | null> {
-    const match = /^(.+)-(\d{1,6})$/.exec(reference);
-    if (!match) return null;
-    const order = await manager.findOne(OrderEntity, {
-      where: { orderReference: match[1] },
-      lock: { mode: 'pessimistic_write' },
-    });
-    const attempt = Number(match[2]);
-    return order && attempt >= 1 && attempt <= order.paymentAttempts ? order : null;
+  async claimDueChecks(now: Date, leaseUntil: Date, limit: number): Promise<PaymentRow[]> {
+    const due = db
+      .selectFrom('payments')
+      .select('uuid')
+      .where('status', '=', 'pending')
+      .where('nextCheckAt', '<=', now)
+      .orderBy('nextCheckAt')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked();
+    return fetchAll(
+      this.manager,
+      db
+        .updateTable('payments')
+        .set({ nextCheckAt: leaseUntil })
+        .where('uuid', 'in', due)
+        .returningAll(),
+    );
   }
 
   /**
@@ -74,20 +252,13 @@ export class PaymentRepository {
    * until the first one's transaction ends, then finds it.
    */
   async recordEvent(manager: EntityManager, event: NewProviderEvent): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO payment_events (provider, event_key, event_type, reference, order_uuid, outcome, detail)
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)
-       ON CONFLICT (provider, event_key) DO NOTHING
-       RETURNING id`,
-      [
-        event.provider,
-        event.eventKey,
-        event.eventType,
-        event.reference,
-        event.orderUuid,
-        event.outcome,
-        JSON.stringify(event.detail),
-      ],
+    const rows = await fetchAll(
+      manager,
+      db
+        .insertInto('paymentEvents')
+        .values({ ...event, detail: jsonb(event.detail) })
+        .onConflict((conflict) => conflict.columns(['provider', 'eventKey']).doNothing())
+        .returning('id'),
     );
     return rows.length > 0;
   }
@@ -98,41 +269,35 @@ export class PaymentRepository {
     eventKey: string,
     outcome: string,
   ): Promise<void> {
-    await manager.query(
-      'UPDATE payment_events SET outcome = $3 WHERE provider = $1 AND event_key = $2',
-      [provider, eventKey, outcome],
+    await execute(
+      manager,
+      db
+        .updateTable('paymentEvents')
+        .set({ outcome })
+        .where('provider', '=', provider)
+        .where('eventKey', '=', eventKey),
     );
   }
 
-  async pendingRefund(manager: EntityManager, orderUuid: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM payment_refunds WHERE order_uuid = $1 AND status = 'pending' LIMIT 1`,
-      [orderUuid],
+  async hasPendingRefund(manager: EntityManager, orderUuid: string): Promise<boolean> {
+    const row = await fetchOne(
+      manager,
+      db
+        .selectFrom('paymentRefunds')
+        .select('uuid')
+        .where('orderUuid', '=', orderUuid)
+        .where('status', '=', 'pending')
+        .limit(1),
     );
-    return rows.length > 0;
+    return row !== undefined;
   }
 
-  async insertRefund(
-    manager: EntityManager,
-    refund: Pick<
-      PaymentRefundEntity,
-      'orderUuid' | 'provider' | 'amount' | 'reason' | 'status' | 'providerRefundId' | 'requestedBy'
-    >,
-  ): Promise<string> {
-    const rows: Array<{ uuid: string }> = await manager.query(
-      `INSERT INTO payment_refunds (order_uuid, provider, amount, reason, status, provider_refund_id, requested_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING uuid`,
-      [
-        refund.orderUuid,
-        refund.provider,
-        refund.amount,
-        refund.reason,
-        refund.status,
-        refund.providerRefundId,
-        refund.requestedBy,
-      ],
+  async insertRefund(manager: EntityManager, refund: NewRefund): Promise<string> {
+    const row = await fetchOne(
+      manager,
+      db.insertInto('paymentRefunds').values(refund).returning('uuid'),
     );
-    return rows[0].uuid;
+    return row!.uuid;
   }
 
   async finishRefund(
@@ -142,34 +307,43 @@ export class PaymentRepository {
     providerRefundId: string | null,
     error: string | null,
   ): Promise<void> {
-    await manager.query(
-      `UPDATE payment_refunds SET status = $2, provider_refund_id = $3, error = $4 WHERE uuid = $1`,
-      [uuid, status, providerRefundId, error],
+    await execute(
+      manager,
+      db
+        .updateTable('paymentRefunds')
+        .set({ status, providerRefundId, error })
+        .where('uuid', '=', uuid),
     );
   }
 
   /**
-   * Marks the service's own refund that this provider confirmation is about
-   * as processed; false when the service made no such refund (it was made at
-   * the provider itself). Matched by the provider's refund id, else by amount.
+   * Marks the service's own refund of this payment that the provider's
+   * confirmation is about as processed; false when the service made no such
+   * refund (it was made at the provider itself). Matched by the provider's
+   * refund id, else by amount.
    */
   async confirmKnownRefund(
     manager: EntityManager,
-    orderUuid: string,
+    paymentUuid: string,
     providerRefundId: string | null,
     amount: string,
   ): Promise<boolean> {
-    const rows: Array<{ uuid: string }> = await manager.query(
-      `SELECT uuid FROM payment_refunds
-       WHERE order_uuid = $1 AND status = 'succeeded'
-         AND (provider_refund_id = $2 OR ($2::varchar IS NULL AND amount = $3::numeric))
-       ORDER BY created_at LIMIT 1`,
-      [orderUuid, providerRefundId, amount],
+    let query = db
+      .selectFrom('paymentRefunds')
+      .select('uuid')
+      .where('paymentUuid', '=', paymentUuid)
+      .where('status', '=', 'succeeded')
+      .orderBy('createdAt')
+      .limit(1);
+    query = providerRefundId
+      ? query.where('providerRefundId', '=', providerRefundId)
+      : query.where('amount', '=', amount);
+    const known = await fetchOne(manager, query);
+    if (!known) return false;
+    await execute(
+      manager,
+      db.updateTable('paymentRefunds').set({ status: 'processed' }).where('uuid', '=', known.uuid),
     );
-    if (rows.length === 0) return false;
-    await manager.query(`UPDATE payment_refunds SET status = 'processed' WHERE uuid = $1`, [
-      rows[0].uuid,
-    ]);
     return true;
   }
 
@@ -181,58 +355,60 @@ export class PaymentRepository {
    */
   async takeCountedRefund(
     manager: EntityManager,
-    orderUuid: string,
+    paymentUuid: string,
     providerRefundId: string,
     ownUuid: string,
   ): Promise<boolean> {
-    const rows: Array<{ uuid: string }> = await manager.query(
-      // Run as a SELECT so the rows come back as rows (a bare DELETE answers its count too).
-      `WITH gone AS (
-         DELETE FROM payment_refunds
-         WHERE order_uuid = $1 AND provider_refund_id = $2 AND uuid <> $3 RETURNING uuid)
-       SELECT uuid FROM gone`,
-      [orderUuid, providerRefundId, ownUuid],
+    const gone = await fetchAll(
+      manager,
+      db
+        .deleteFrom('paymentRefunds')
+        .where('paymentUuid', '=', paymentUuid)
+        .where('providerRefundId', '=', providerRefundId)
+        .where('uuid', '<>', ownUuid)
+        .returning('uuid'),
     );
-    if (rows.length === 0) return false;
+    if (gone.length === 0) return false;
     await this.finishRefund(manager, ownUuid, 'processed', providerRefundId, null);
     return true;
   }
 
-  /** Whether the refund is still waiting for the provider's answer. */
-  async isPending(manager: EntityManager, uuid: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `SELECT 1 FROM payment_refunds WHERE uuid = $1 AND status = 'pending'`,
-      [uuid],
+  /** The refund, when it is still waiting for the provider's answer. */
+  async pendingRefund(manager: EntityManager, uuid: string): Promise<RefundRow | undefined> {
+    return fetchOne(
+      manager,
+      db
+        .selectFrom('paymentRefunds')
+        .selectAll()
+        .where('uuid', '=', uuid)
+        .where('status', '=', 'pending'),
     );
-    return rows.length > 0;
   }
 
   /** Refunds still pending since before `before`: their process stopped before the answer. */
-  async stalePendingRefunds(
-    manager: EntityManager,
-    before: Date,
-  ): Promise<Array<{ uuid: string; orderUuid: string; amount: string; createdAt: Date }>> {
-    const rows: Array<{ uuid: string; order_uuid: string; amount: string; created_at: Date }> =
-      await manager.query(
-        `SELECT uuid, order_uuid, amount, created_at FROM payment_refunds
-         WHERE status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT 100`,
-        [before],
-      );
-    return rows.map((row) => ({
-      uuid: row.uuid,
-      orderUuid: row.order_uuid,
-      amount: row.amount,
-      createdAt: new Date(row.created_at),
-    }));
+  async stalePendingRefunds(before: Date): Promise<RefundRow[]> {
+    return fetchAll(
+      this.manager,
+      db
+        .selectFrom('paymentRefunds')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .where('createdAt', '<', before)
+        .orderBy('createdAt')
+        .limit(100),
+    );
   }
 
-  /** The provider's ids of the order's refunds. */
-  async knownRefundIds(manager: EntityManager, orderUuid: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await manager.query(
-      `SELECT provider_refund_id AS id FROM payment_refunds
-       WHERE order_uuid = $1 AND provider_refund_id IS NOT NULL`,
-      [orderUuid],
+  /** The provider's ids of a payment's refunds. */
+  async knownRefundIds(manager: EntityManager, paymentUuid: string): Promise<string[]> {
+    const rows = await fetchAll(
+      manager,
+      db
+        .selectFrom('paymentRefunds')
+        .select('providerRefundId')
+        .where('paymentUuid', '=', paymentUuid)
+        .where('providerRefundId', 'is not', null),
     );
-    return rows.map((row) => row.id);
+    return rows.map((row) => row.providerRefundId!);
   }
 }

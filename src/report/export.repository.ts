@@ -26,6 +26,7 @@ export const ORDER_COLUMNS = [
   'status',
   'payment_processor',
   'payment_status',
+  'payment_channels',
   'fulfilment_type',
   'requested_time',
   'customer_email_address',
@@ -60,7 +61,10 @@ export function orderUuidOf(row: ExportOrderRow): string {
 
 const ORDER_SELECT = `
   SELECT o.order_reference, o.uuid::text, to_char(o.created_at, ${LOCAL_ISO}), o.status,
-         o.payment_processor, o.payment_status, o.fulfilment_type,
+         o.payment_processor, o.payment_status,
+         (SELECT string_agg(DISTINCT p.channel, ';' ORDER BY p.channel) FROM payments p
+           WHERE p.order_uuid = o.uuid AND p.status = 'paid'),
+         o.fulfilment_type,
          to_char(o.requested_time, ${LOCAL_ISO}), o.customer_email_address,
          o.customer_phone_number, o.items_subtotal::text, o.delivery_fee::text, o.discount::text,
          o.discount_code, o.service_charge::text, o.tax::text, o.tip::text, o.amount::text,

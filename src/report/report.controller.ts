@@ -86,7 +86,7 @@ export class ReportController {
    * @remarks RFC 4180, UTF-8, a header row, sent as an attachment named
    * `orders-<from>-<to>.csv`, oldest order first, every status included. Columns: order_reference,
    * uuid, created_at (local, with its offset), status, payment_processor, payment_status,
-   * fulfilment_type, requested_time, customer_email_address, customer_phone_number,
+   * payment_channels (the channels of its paid payments, `;`-separated), fulfilment_type, requested_time, customer_email_address, customer_phone_number,
    * items_subtotal, delivery_fee, discount, discount_code, service_charge, tax, tip, total,
    * refunded; with `lines=true` one row per order line, followed by item_uuid, title_name, options,
    * quantity, unit_price_amount, line_total. A cell beginning with `=`, `+`, `-`, `@`, a tab or a

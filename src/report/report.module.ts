@@ -1,3 +1,4 @@
+import { PaymentChannelsRepository } from './payment-channels.repository';
 import { Module } from '@nestjs/common';
 import { TeamModule } from '../team';
 import { ExportRepository } from './export.repository';
@@ -10,6 +11,12 @@ import { ReportService } from './report.service';
 @Module({
   imports: [TeamModule],
   controllers: [ReportController],
-  providers: [ReportRepository, ReportService, ExportRepository, ExportService],
+  providers: [
+    ReportRepository,
+    PaymentChannelsRepository,
+    ReportService,
+    ExportRepository,
+    ExportService,
+  ],
 })
 export class ReportModule {}

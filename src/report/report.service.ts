@@ -6,6 +6,7 @@ import { DEFAULT_ITEMS_LIMIT } from './dto/report-query.dto';
 import { ItemsReportResponseDto } from './dto/items-report.dto';
 import { SalesFiguresDto, SalesReportResponseDto, SalesShareDto } from './dto/sales-report.dto';
 import { FiguresRow, ReportRepository } from './report.repository';
+import { PaymentChannelsRepository } from './payment-channels.repository';
 import { businessTimeZone, parseReportRange, ReportRange } from './report-range';
 
 /** How orders can be handed over; each is listed in the sales report, with zeros if unused. */
@@ -60,6 +61,7 @@ export class ReportService {
   constructor(
     private readonly access: AccessPolicy,
     private readonly reports: ReportRepository,
+    private readonly channels: PaymentChannelsRepository,
   ) {}
 
   /** Refuses unless the caller may read the business's reports; its time zone and the period. */
@@ -86,6 +88,10 @@ export class ReportService {
     const { timeZone, range } = await this.open(user, businessUuid, query.from, query.to);
     const groupBy = query.group_by ?? 'day';
     const { buckets, figures } = await this.reports.sales(businessUuid, range, groupBy, timeZone);
+    const byChannel: Record<string, SalesShareDto> = {};
+    for (const row of await this.channels.byChannel(businessUuid, range, timeZone)) {
+      byChannel[row.channel] = { orders: row.orders, total: row.total };
+    }
     const byBucket = new Map<string, FiguresRow>();
     const byProcessor: Record<string, SalesShareDto> = {};
     const byFulfilment: Record<string, SalesShareDto> = {};
@@ -112,6 +118,7 @@ export class ReportService {
       })),
       totals: figuresOf(totals),
       by_payment_processor: byProcessor,
+      by_payment_channel: byChannel,
       by_fulfilment_type: byFulfilment,
     };
   }

@@ -79,7 +79,8 @@ export class WebhookQueue {
       dueAt,
     });
     const payload: WebhookOutboxPayload = { attempt_uuid: attemptUuid, retries_used: retriesUsed };
-    await this.outbox.enqueueAt(manager, WEBHOOK_OUTBOX_KIND, { ...payload }, dueAt);
+    // The endpoint is the row's receiver: a slow one holds only a few delivery slots.
+    await this.outbox.enqueueAt(manager, WEBHOOK_OUTBOX_KIND, { ...payload }, dueAt, endpointUuid);
     return attemptUuid;
   }
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { chargeAnswerData, ChargeMode, createCharge, submitOtp } from './fake-paystack-charges';
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
 
@@ -23,6 +24,10 @@ export interface FakeTransaction {
   callback_url: string | null;
   /** The channels the checkout was asked to offer; null when none were named. */
   channels: string[] | null;
+  /** How it is paid: `card` for a checkout, else the charge's channel. */
+  channel?: string;
+  /** A pending charge's answer data (what the guest does next). */
+  pendingData?: Record<string, unknown>;
 }
 
 /** The channels Paystack's initialize accepts. */
@@ -71,6 +76,8 @@ export class FakePaystack {
   onRefundMade: ((refund: FakeRefund) => Promise<void>) | null = null;
   /** Off for load runs: calls are answered but not kept. */
   record = true;
+  /** How the fake answers a new charge (Charge API). */
+  chargeMode: ChargeMode = 'normal';
   private nextId = 4_100_000;
   private readonly sockets = new Set<Socket>();
 
@@ -106,6 +113,18 @@ export class FakePaystack {
     return this.calls.filter((c) => c.path === '/refund').map((c) => c.body);
   }
 
+  /** The bodies of Charge API calls (`POST /charge`), in order. */
+  get charges(): any[] {
+    return this.calls.filter((c) => c.method === 'POST' && c.path === '/charge').map((c) => c.body);
+  }
+
+  /** The references of the charges made, in order. */
+  chargeReferences(): string[] {
+    return [...this.transactions.values()]
+      .filter((t) => t.channel && t.channel !== 'card')
+      .map((t) => t.reference);
+  }
+
   /** The guest paid on the checkout of `reference` (as Paystack records a successful charge). */
   pay(reference: string, overrides: Partial<FakeTransaction> = {}): FakeTransaction {
     const transaction = this.transactions.get(reference);
@@ -126,7 +145,7 @@ export class FakePaystack {
       gateway_response: transaction.status === 'success' ? 'Successful' : 'Declined',
       paid_at: transaction.paid_at,
       created_at: new Date().toISOString(),
-      channel: 'card',
+      channel: transaction.channel ?? 'card',
       currency: transaction.currency,
       metadata: transaction.metadata,
       customer: { email: transaction.email },
@@ -224,8 +243,46 @@ export class FakePaystack {
     const verify = /^\/transaction\/verify\/(.+)$/.exec(path);
     if (req.method === 'GET' && verify) return this.verify(res, decodeURIComponent(verify[1]));
     if (req.method === 'POST' && path === '/refund') return this.refund(res, body);
+    if (req.method === 'POST' && path === '/charge') return this.charge(res, body);
+    if (req.method === 'POST' && path === '/charge/submit_otp') {
+      return this.chargeStep(
+        res,
+        body?.reference,
+        submitOtp(this.transactions.get(body?.reference), body),
+      );
+    }
+    const check = /^\/charge\/(.+)$/.exec(path);
+    if (req.method === 'GET' && check) {
+      const reference = decodeURIComponent(check[1]);
+      const known = this.transactions.get(reference);
+      return known
+        ? this.chargeStep(res, reference, {
+            status: 200,
+            body: { status: true, message: 'Reference check successful' },
+          })
+        : this.answer(res, 400, { status: false, message: 'Charge not found' });
+    }
     if (req.method === 'GET' && path === '/refund') return this.listRefunds(res, req.url ?? '');
     this.answer(res, 404, { status: false, message: 'Not found' });
+  }
+
+  private charge(res: ServerResponse, body: any): void {
+    const { answer } = createCharge(this.transactions, () => this.nextId++, body, this.chargeMode);
+    this.chargeStep(res, body?.reference, answer);
+  }
+
+  /** A Charge API answer: the envelope, with the charge as it now stands as its `data`. */
+  private chargeStep(
+    res: ServerResponse,
+    reference: string,
+    answer: { status: number; body: Record<string, unknown> },
+  ): void {
+    const transaction = this.transactions.get(reference);
+    if (answer.status !== 200 || !transaction) return this.answer(res, answer.status, answer.body);
+    this.answer(res, 200, {
+      ...answer.body,
+      data: chargeAnswerData(transaction, this.chargeData(transaction)),
+    });
   }
 
   private initialize(res: ServerResponse, body: any): void {

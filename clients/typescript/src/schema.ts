@@ -775,7 +775,7 @@ export interface paths {
         put?: never;
         /**
          * Opens a new card checkout for an order that is not paid.
-         * @description For the guest whose checkout failed to open or was abandoned: a new checkout with a new reference; the answer's `payment.authorization_url` is where to send the guest. Needs the order's token; a wrong token is answered as an unknown order (404). 409 when the order is paid; 422 when it is not paid online by card. Limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
+         * @description For the guest whose checkout failed to open or was abandoned: a new checkout with a new reference for what is left to pay; the answer's `payment.authorization_url` is where to send the guest. Needs the order's token; a wrong token is answered as an unknown order (404). 409 when the order is paid; 422 when it is not paid online by card. Limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
          */
         post: operations["retryOrderPayment"];
         delete?: never;
@@ -794,8 +794,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Asks the provider whether the order's checkout was paid.
-         * @description For a storefront's callback page when the webhook is late: the provider's answer is applied by the same rule as its webhook (paid exactly once; another amount or currency is a mismatch). The guest sends the order's token and gets the order as the guest sees it (no `owner_note`, no history of that note); the owner may send their Bearer token instead and gets the whole order, `owner_note` included. The guest's calls are limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
+         * Asks the provider whether the order's latest payment was paid.
+         * @description For a storefront's callback page when the webhook is late: the provider's answer about the latest checkout or charge is applied by the same rule as its webhook (paid exactly once, with the amount the provider reports; another currency is a mismatch). The guest sends the order's token and gets the order as the guest sees it (no `owner_note`, no history of that note); the owner may send their Bearer token instead and gets the whole order, `owner_note` included. The guest's calls are limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
          */
         post: operations["verifyOrderPayment"];
         delete?: never;
@@ -815,7 +815,7 @@ export interface paths {
         put?: never;
         /**
          * Receives Paystack's events (no API key).
-         * @description `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body under the secret key, else 401 and nothing changes. `charge.success` marks the order paid (or `mismatch` for another amount or currency); `refund.processed` confirms a refund. Replays, unknown references and other event types are acknowledged with 200 and change nothing. 404 when no Paystack key is configured.
+         * @description `x-paystack-signature` must be the hex HMAC-SHA512 of the raw body under the secret key, else 401 and nothing changes. `charge.success` (any channel: card, USSD, mobile money, bank transfer) marks the payment of its reference paid with the amount Paystack reports, once however many deliveries and checks race; a charge in another currency is a `mismatch`. `refund.processed` confirms a refund. Replays, unknown references and other event types are acknowledged with 200 and change nothing. 404 when no Paystack key is configured.
          */
         post: operations["receivePaystackWebhook"];
         delete?: never;
@@ -834,8 +834,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Refunds an order's payment, in full or in part (the business's owner or a manager).
-         * @description No amount: all that is left (paid − refunded). A card payment is refunded through the provider; cash and bank transfer are recorded as the owner says. 422 when nothing was paid or the amount exceeds what is left; 409 while another refund of the order is being made. Answers the order with the new `amount_refunded` and status.
+         * Refunds an order's payments, in full or in part (the business's owner or a manager).
+         * @description No amount: all that is left (paid − refunded). The refund takes from the paid payments, the one paid last first, each through its own provider (a card or charge through Paystack; cash and transfers to the business recorded as the owner says); one refund over several payments makes a refund record per payment (`payments[].refunds`). 422 when nothing was paid or the amount exceeds what is left, or when the provider refused every part; 409 while another refund of the order is being made. Answers the order with the new `amount_refunded` and status.
          */
         post: operations["refundOrder"];
         delete?: never;
@@ -1277,7 +1277,7 @@ export interface paths {
          * @description RFC 4180, UTF-8, a header row, sent as an attachment named
          *     `orders-<from>-<to>.csv`, oldest order first, every status included. Columns: order_reference,
          *     uuid, created_at (local, with its offset), status, payment_processor, payment_status,
-         *     fulfilment_type, requested_time, customer_email_address, customer_phone_number,
+         *     payment_channels (the channels of its paid payments, `;`-separated), fulfilment_type, requested_time, customer_email_address, customer_phone_number,
          *     items_subtotal, delivery_fee, discount, discount_code, service_charge, tax, tip, total,
          *     refunded; with `lines=true` one row per order line, followed by item_uuid, title_name, options,
          *     quantity, unit_price_amount, line_total. A cell beginning with `=`, `+`, `-`, `@`, a tab or a
@@ -1445,6 +1445,46 @@ export interface paths {
         get: operations["scrapeMetrics"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/order/{uuid}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pays from the order page: USSD, mobile money or a bank transfer that confirms itself.
+         * @description Opens a charge through Paystack for what is left to pay (the order's total less what is paid) and answers 201 with the payment; its `next_action` tells the guest what to do: `dial` a USSD `code`, `approve_on_phone`, send an `otp` (then `POST …/payments/{payment_uuid}/otp`), or `transfer` `amount` to `account_number` before `expires_at`. The payment confirms itself (Paystack's webhook, or the service's own check of a charge still pending after two minutes); a charge Paystack refuses answers 201 with `status: failed` and its `error`. `ussd` and `bank_transfer` take NGN; `mobile_money` GHS (mtn, atl, vod) or KES (mpesa). 400 for a body outside these forms (naming the field); 404 for a wrong or missing order token; 409 when nothing is left to pay; 422 naming `channel` when the menu's `paystack` entry does not offer the channel (an entry without `channels` offers all three) or the order's currency is not the channel's. Limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
+         */
+        post: operations["createOrderPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/order/{uuid}/payments/{payment_uuid}/otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the OTP a charge asked for.
+         * @description For a payment whose `next_action.type` is `otp`: forwards the code to Paystack and answers 200 with the payment as it then stands. 404 for another order's payment or a wrong token; 409 when the payment is not waiting for an OTP. Limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
+         */
+        post: operations["submitOrderPaymentOtp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1693,6 +1733,31 @@ export interface components {
              * @example 10
              */
             value: string | number;
+        };
+        CreatePaymentDto: {
+            /**
+             * @description For `ussd`: the bank's USSD code (737 GTBank, 919 UBA, 822 Sterling, 966 Zenith).
+             * @example 737
+             * @enum {string}
+             */
+            bank?: "737" | "919" | "822" | "966";
+            /**
+             * @description `ussd` (NGN), `mobile_money` (GHS for mtn, atl, vod; KES for mpesa) or `bank_transfer` (NGN).
+             * @example ussd
+             * @enum {string}
+             */
+            channel: "ussd" | "mobile_money" | "bank_transfer";
+            /**
+             * @description For `mobile_money`: the wallet's phone number, international (+233…) or national (055…).
+             * @example +233551234987
+             */
+            phone?: string;
+            /**
+             * @description For `mobile_money`: the provider (mtn, atl, vod in Ghana; mpesa in Kenya).
+             * @example mtn
+             * @enum {string}
+             */
+            provider?: "mtn" | "atl" | "vod" | "mpesa";
         };
         CreateUploadUrlsDto: {
             /**
@@ -2004,15 +2069,18 @@ export interface components {
             } | null;
             /** @description Short, human readable and unique, e.g. `K7MQ-2XPA`. */
             order_reference: string;
-            /** @description How the order is paid and where the payment stands. */
+            /** @description How the order is paid and where its payments stand, all of them counted. */
             payment: components["schemas"]["PaymentResponseDto"];
             /** @enum {string} */
             payment_processor: "paystack" | "bank_transfer" | "cash";
             /**
-             * @description Mirrors `payment.status` in four values: unpaid, paid, partially_refunded, refunded.
+             * @description `payment.status` in fewer words: unpaid, partially_paid, paid,
+             *     partially_refunded, refunded (and on_tab for a round of a table's tab).
              * @enum {string}
              */
-            payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
+            payment_status: "unpaid" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "on_tab";
+            /** @description Every attempt to collect money for the order, oldest first, each with its refunds. */
+            payments: components["schemas"]["PaymentRecordResponseDto"][];
             /** @description The price in lines: items, delivery, discount, service charge, tax and tip. */
             pricing: components["schemas"]["OrderPricingDto"];
             /**
@@ -2448,6 +2516,30 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        NextActionDto: {
+            /** @example PAYSTACK CHECKOUT */
+            account_name?: string | null;
+            /** @example 0123456789 */
+            account_number?: string;
+            /** @example 3500.00 */
+            amount?: string;
+            /** @example Test Bank */
+            bank_name?: string | null;
+            /** @example *737*000*1234# */
+            code?: string;
+            /** Format: date-time */
+            expires_at?: string | null;
+            /** @example Please complete authorisation on your phone */
+            message?: string | null;
+            /**
+             * @description `dial`: dial `code` on the phone of the bank account; `approve_on_phone`:
+             *     approve the prompt the mobile money provider sent; `otp`: send the code
+             *     the guest received (`POST …/payments/{uuid}/otp`); `transfer`: transfer
+             *     `amount` to `account_number` before `expires_at`.
+             * @enum {string}
+             */
+            type: "dial" | "approve_on_phone" | "otp" | "transfer";
+        };
         NotificationResponseDto: {
             body: string;
             created_at: string;
@@ -2499,6 +2591,11 @@ export interface components {
             field: "status" | "payment" | "payment_status" | "owner_note" | "estimated_ready_at";
             /** @description Null for the first status of a new order. */
             from: string | null;
+            /**
+             * @description Why the service made the change (`not_accepted_in_time`); present only then.
+             * @example not_accepted_in_time
+             */
+            reason?: string;
             to: string | null;
         };
         OrderLineOptionDto: {
@@ -2629,15 +2726,18 @@ export interface components {
             /** @description Short, human readable and unique, e.g. `K7MQ-2XPA`. */
             order_reference: string;
             owner_note: string | null;
-            /** @description How the order is paid and where the payment stands. */
+            /** @description How the order is paid and where its payments stand, all of them counted. */
             payment: components["schemas"]["PaymentResponseDto"];
             /** @enum {string} */
             payment_processor: "paystack" | "bank_transfer" | "cash";
             /**
-             * @description Mirrors `payment.status` in four values: unpaid, paid, partially_refunded, refunded.
+             * @description `payment.status` in fewer words: unpaid, partially_paid, paid,
+             *     partially_refunded, refunded (and on_tab for a round of a table's tab).
              * @enum {string}
              */
-            payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
+            payment_status: "unpaid" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "on_tab";
+            /** @description Every attempt to collect money for the order, oldest first, each with its refunds. */
+            payments: components["schemas"]["PaymentRecordResponseDto"][];
             /** @description The price in lines: items, delivery, discount, service charge, tax and tip. */
             pricing: components["schemas"]["OrderPricingDto"];
             /**
@@ -2660,6 +2760,51 @@ export interface components {
             /** @example 240 */
             total: number;
         };
+        PaymentRecordResponseDto: {
+            /**
+             * @description What this attempt asks for.
+             * @example 3500.00
+             */
+            amount: string;
+            /**
+             * @description What came in; "0.00" until paid.
+             * @example 0.00
+             */
+            amount_paid: string;
+            /**
+             * @description `manual` (recorded by the business), `checkout` (card page) or a charge channel.
+             * @enum {string}
+             */
+            channel: "manual" | "checkout" | "ussd" | "mobile_money" | "bank_transfer";
+            created_at: string;
+            /**
+             * @description Why the attempt did not succeed; null otherwise.
+             * @example null
+             */
+            error: string | null;
+            /** @enum {string} */
+            method: "cash" | "bank_transfer" | "paystack";
+            next_action: components["schemas"]["NextActionDto"] | null;
+            /** Format: date-time */
+            paid_at: string | null;
+            /** @example K7Q2-9XD4-2 */
+            reference: string | null;
+            refunds: components["schemas"]["PaymentRefundResponseDto"][];
+            /** @enum {string} */
+            status: "pending" | "paid" | "failed" | "abandoned";
+            uuid: string;
+        };
+        PaymentRefundResponseDto: {
+            /** @example 12.50 */
+            amount: string;
+            created_at: string;
+            /**
+             * @description `pending` while the provider is asked; `processed` once accepted or recorded; `failed`.
+             * @enum {string}
+             */
+            status: "pending" | "processed" | "failed";
+            uuid: string;
+        };
         PaymentResponseDto: {
             /** @example abc123 */
             access_code: string | null;
@@ -2670,12 +2815,12 @@ export interface components {
             /** @example 0.00 */
             amount_refunded: string;
             /**
-             * @description Where to send the guest to pay; null when no checkout is open.
+             * @description Where to send the guest to pay by card; null when no checkout is open.
              * @example https://checkout.paystack.com/abc123
              */
             authorization_url: string | null;
             /**
-             * @description `online`: the provider collects and confirms the money; `offline`: the owner does.
+             * @description `online`: the provider collects and confirms the money; `offline`: the business does.
              * @enum {string}
              */
             collect: "online" | "offline";
@@ -2685,7 +2830,7 @@ export interface components {
              */
             currency: string | null;
             /**
-             * @description Why the last attempt to open or confirm the payment did not succeed; null otherwise.
+             * @description Why the latest attempt to open or confirm a payment did not succeed; null otherwise.
              * @example null
              */
             error: string | null;
@@ -2697,7 +2842,10 @@ export interface components {
             instructions: {
                 [key: string]: string | null;
             } | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When what came in first reached what the order costs.
+             */
             paid_at: string | null;
             /**
              * @description The order's payment_processor.
@@ -2705,17 +2853,18 @@ export interface components {
              */
             provider: string;
             /**
-             * @description The reference of the latest checkout (unique per attempt), or of the paid one.
+             * @description The reference of the latest checkout or charge the guest could pay (unique per attempt).
              * @example K7Q2-9XD4-1
              */
             reference: string | null;
             /**
-             * @description unpaid → pending (a checkout was opened) → paid | failed; paid →
-             *     partially_refunded | refunded; mismatch when the provider reported another
-             *     amount or currency (the order stays unpaid and the owner is told).
+             * @description Counts every payment of the order: unpaid → pending (a checkout or charge
+             *     is open) → partially_paid | paid | overpaid | failed; money that came in
+             *     goes back as partially_refunded | refunded; mismatch when the provider
+             *     reported a charge in another currency (nothing counted, the owner told).
              * @enum {string}
              */
-            status: "unpaid" | "pending" | "paid" | "overpaid" | "failed" | "mismatch" | "partially_refunded" | "refunded";
+            status: "unpaid" | "pending" | "partially_paid" | "paid" | "overpaid" | "failed" | "mismatch" | "partially_refunded" | "refunded";
         };
         PlaceOrderDto: {
             /**
@@ -2837,15 +2986,18 @@ export interface components {
              */
             order_token: string;
             owner_note: string | null;
-            /** @description How the order is paid and where the payment stands. */
+            /** @description How the order is paid and where its payments stand, all of them counted. */
             payment: components["schemas"]["PaymentResponseDto"];
             /** @enum {string} */
             payment_processor: "paystack" | "bank_transfer" | "cash";
             /**
-             * @description Mirrors `payment.status` in four values: unpaid, paid, partially_refunded, refunded.
+             * @description `payment.status` in fewer words: unpaid, partially_paid, paid,
+             *     partially_refunded, refunded (and on_tab for a round of a table's tab).
              * @enum {string}
              */
-            payment_status: "unpaid" | "paid" | "partially_refunded" | "refunded";
+            payment_status: "unpaid" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "on_tab";
+            /** @description Every attempt to collect money for the order, oldest first, each with its refunds. */
+            payments: components["schemas"]["PaymentRecordResponseDto"][];
             /** @description The price in lines: items, delivery, discount, service charge, tax and tip. */
             pricing: components["schemas"]["OrderPricingDto"];
             /**
@@ -3111,6 +3263,21 @@ export interface components {
                 [key: string]: components["schemas"]["SalesShareDto"];
             };
             /**
+             * @description Sales by how their payments were made (`manual`, `checkout`, `ussd`,
+             *     `mobile_money`, `bank_transfer`): what the paid payments of the sales
+             *     brought in, and how many sales each channel paid (an order paid through
+             *     two channels counts in both).
+             * @example {
+             *       "ussd": {
+             *         "orders": 4,
+             *         "total": "120.00"
+             *       }
+             *     }
+             */
+            by_payment_channel: {
+                [key: string]: components["schemas"]["SalesShareDto"];
+            };
+            /**
              * @description Sales by payment processor (those with sales in the period).
              * @example {
              *       "cash": {
@@ -3202,6 +3369,10 @@ export interface components {
              */
             open_now: boolean;
         };
+        SubmitOtpDto: {
+            /** @example 123456 */
+            otp: string;
+        };
         SuccessEnvelopeDto: {
             message: string;
             /** @enum {boolean} */
@@ -3267,10 +3438,10 @@ export interface components {
             /** @description A note for the owner's own use; an empty string clears it. */
             owner_note?: string;
             /**
-             * @description The owner's manual payment moves: unpaid to paid or refunded; paid to refunded; partially_refunded to refunded; refunded is final.
+             * @description The owner's manual payment moves: unpaid to paid or refunded; partially_paid to paid or refunded; paid to refunded; partially_refunded to refunded; refunded and on_tab are final.
              * @enum {string}
              */
-            payment_status?: "unpaid" | "paid" | "partially_refunded" | "refunded";
+            payment_status?: "unpaid" | "partially_paid" | "paid" | "partially_refunded" | "refunded" | "on_tab";
             /**
              * @description The next state; only the allowed moves of the order state machine are accepted.
              * @enum {string}
@@ -7725,6 +7896,174 @@ export interface operations {
                 };
                 content: {
                     "text/plain": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createOrderPayment: {
+        parameters: {
+            query?: {
+                /** @description The order token, for clients that cannot send headers. */
+                order_token?: unknown;
+            };
+            header?: {
+                /** @description The order's token from the placement answer (or the `order_token` query). */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["PaymentRecordResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    submitOrderPaymentOtp: {
+        parameters: {
+            query?: {
+                /** @description The order token, for clients that cannot send headers. */
+                order_token?: unknown;
+            };
+            header?: {
+                /** @description The order's token from the placement answer (or the `order_token` query). */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+                payment_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitOtpDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["PaymentRecordResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };

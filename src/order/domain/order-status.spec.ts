@@ -1,14 +1,10 @@
 import {
-  canMovePaymentStatus,
   canMoveStatus,
   isFinalStatus,
   isOrderStatus,
-  isPaymentStatus,
-  nextPaymentStatuses,
   nextStatuses,
   ORDER_STATUSES,
   OrderStatus,
-  PAYMENT_STATUSES,
 } from './order-status';
 
 /** The allowed status moves written out once more, independently of the implementation's table. */
@@ -51,21 +47,5 @@ describe('order state machine', () => {
     for (const value of ['Pending', 'shipped', '', null, 3, undefined]) {
       expect(isOrderStatus(value)).toBe(false);
     }
-  });
-});
-
-describe('payment status', () => {
-  it('moves unpaid to paid or refunded, paid to refunded, and keeps refunded final', () => {
-    expect(nextPaymentStatuses('unpaid')).toEqual(['paid', 'refunded']);
-    expect(canMovePaymentStatus('paid', 'refunded')).toBe(true);
-    expect(canMovePaymentStatus('paid', 'unpaid')).toBe(false);
-    expect(canMovePaymentStatus('unpaid', 'unpaid')).toBe(false);
-    expect(nextPaymentStatuses('refunded')).toEqual([]);
-  });
-
-  it('recognises only unpaid, paid and refunded', () => {
-    expect(PAYMENT_STATUSES.every(isPaymentStatus)).toBe(true);
-    expect(isPaymentStatus('PAID')).toBe(false);
-    expect(isPaymentStatus('partially_paid')).toBe(false);
   });
 });

@@ -1,10 +1,17 @@
 import { DeliveryZoneRefDto } from '../../entity';
 import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
 import { FULFILMENT_TYPES } from '../domain/fulfilment-type';
-import { ORDER_STATUSES, PAYMENT_STATUSES } from '../domain/order-status';
-import { PAYMENT_PROCESSORS } from '../domain/payment-methods';
+import { ORDER_STATUSES } from '../domain/order-status';
+import {
+  PAYMENT_PROCESSORS,
+  PAYMENT_STATUSES,
+  PaymentRecordResponseDto,
+  PaymentResponseDto,
+  PaymentsOfOrder,
+  toPaymentRecords,
+  toPaymentResponse,
+} from '../../payment';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
-import { PaymentResponseDto, toPaymentResponse } from '../../payment';
 
 /** An option chosen on an order line, as it was when the order was placed. */
 export class OrderLineOptionDto {
@@ -61,6 +68,9 @@ export class OrderHistoryEntryDto {
   /** Who made the change: the owner, a manager or staff member (by their role), the guest, the provider or the service. */
   @ApiProperty({ enum: ['owner', 'manager', 'staff', 'guest', 'provider', 'system'] })
   actor!: string;
+  /** Why the service made the change (`not_accepted_in_time`); present only then. */
+  @ApiProperty({ required: false, example: 'not_accepted_in_time' })
+  reason?: string;
   at!: string;
 }
 
@@ -116,12 +126,18 @@ export class OrderResponseDto {
   order_reference!: string;
   @ApiProperty({ enum: ORDER_STATUSES })
   status!: string;
-  /** Mirrors `payment.status` in four values: unpaid, paid, partially_refunded, refunded. */
+  /**
+   * `payment.status` in fewer words: unpaid, partially_paid, paid,
+   * partially_refunded, refunded (and on_tab for a round of a table's tab).
+   */
   @ApiProperty({ enum: PAYMENT_STATUSES })
   payment_status!: string;
-  /** How the order is paid and where the payment stands. */
+  /** How the order is paid and where its payments stand, all of them counted. */
   @ApiProperty({ type: PaymentResponseDto })
   payment!: PaymentResponseDto;
+  /** Every attempt to collect money for the order, oldest first, each with its refunds. */
+  @ApiProperty({ type: [PaymentRecordResponseDto] })
+  payments!: PaymentRecordResponseDto[];
   menu_uuid!: string;
   business_uuid!: string;
   /** The total the server computed (the pricing block's total), two decimals. */
@@ -266,21 +282,27 @@ export function toOrderHistoryEntry(event: OrderEventEntity): OrderHistoryEntryD
     to: event.toValue,
     by: event.actorUuid,
     actor: event.actor,
+    ...(event.reason ? { reason: event.reason } : {}),
     at: iso(event.createdAt),
   };
 }
 
-export function toOrderResponse(
-  order: OrderEntity,
-  lines: readonly OrderLineEntity[],
-  events: readonly OrderEventEntity[],
-): OrderResponseDto {
+/** The parts of an order an answer is made of: the order, its lines, history and payments. */
+export interface OrderParts {
+  lines: readonly OrderLineEntity[];
+  events: readonly OrderEventEntity[];
+  payments: PaymentsOfOrder;
+}
+
+export function toOrderResponse(order: OrderEntity, parts: OrderParts): OrderResponseDto {
+  const { lines, events, payments } = parts;
   return {
     uuid: order.uuid,
     order_reference: order.orderReference,
     status: order.status,
     payment_status: order.paymentStatus,
-    payment: toPaymentResponse(order),
+    payment: toPaymentResponse(order, payments),
+    payments: toPaymentRecords(payments),
     menu_uuid: order.menuUuid,
     business_uuid: order.businessUuid,
     amount: order.amount,
@@ -323,12 +345,8 @@ export class GuestOrderResponseDto extends OmitType(OrderResponseDto, ['owner_no
  * the history entries of that note are the restaurant's own and never leave
  * through a guest's credential.
  */
-export function toGuestOrderResponse(
-  order: OrderEntity,
-  lines: readonly OrderLineEntity[],
-  events: readonly OrderEventEntity[],
-): GuestOrderResponseDto {
+export function toGuestOrderResponse(order: OrderEntity, parts: OrderParts): GuestOrderResponseDto {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { owner_note, ...rest } = toOrderResponse(order, lines, events);
+  const { owner_note, ...rest } = toOrderResponse(order, parts);
   return { ...rest, history: rest.history.filter((entry) => entry.field !== 'owner_note') };
 }

@@ -24,7 +24,7 @@ import {
 import { MAX_CART_LINES } from '../domain/cart-pricing';
 import { parseAmount } from '../../common/money';
 import { FULFILMENT_TYPES, FulfilmentType } from '../domain/fulfilment-type';
-import { PAYMENT_PROCESSORS, PaymentProcessor } from '../domain/payment-methods';
+import { PAYMENT_PROCESSORS, PaymentProcessor } from '../../payment';
 
 /** A non-negative amount sent as a number or as decimal text. */
 function IsAmount(options?: ValidationOptions): PropertyDecorator {

@@ -1,12 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
-import {
-  describePaymentStatusMoves,
-  ORDER_STATUSES,
-  OrderStatus,
-  PAYMENT_STATUSES,
-  PaymentStatus,
-} from '../domain/order-status';
+import { PAYMENT_STATUSES, PaymentStatus } from '../../payment';
+import { describePaymentStatusMoves, ORDER_STATUSES, OrderStatus } from '../domain/order-status';
 
 /**
  * Every field is optional, but at least one of status, payment_status,

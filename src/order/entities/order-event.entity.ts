@@ -57,6 +57,10 @@ export class OrderEventEntity {
   @Column({ type: 'varchar', length: 16 })
   actor!: OrderActor;
 
+  /** Why the service made the change (`not_accepted_in_time`); null for a person's change. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  reason!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

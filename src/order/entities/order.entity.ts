@@ -6,10 +6,10 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { OrderStatus, PaymentStatus } from '../domain/order-status';
-import type { PaymentProcessor } from '../domain/payment-methods';
+import type { OrderStatus } from '../domain/order-status';
+import type { PaymentProcessor } from '../../payment';
 import type { FulfilmentType } from '../domain/fulfilment-type';
-import type { PaymentCollect, PaymentState } from '../../payment';
+import type { PaymentState, PaymentStatus } from '../../payment';
 
 /**
  * A placed order. `owner_uuid` is the business owner at placement,
@@ -39,6 +39,7 @@ export class OrderEntity {
   @Column({ type: 'varchar', length: 32, default: 'pending' })
   status!: OrderStatus;
 
+  /** `payment_state` in fewer words (see the read model below). */
   @Column({ name: 'payment_status', type: 'varchar', length: 24, default: 'unpaid' })
   paymentStatus!: PaymentStatus;
 
@@ -74,52 +75,19 @@ export class OrderEntity {
   @Column({ name: 'onpremise_data', type: 'jsonb', nullable: true })
   onpremiseData!: Record<string, unknown> | null;
 
-  /** The payment's state; `payment_status` mirrors it in four values. */
+  /**
+   * The read model of the order's payments, kept by the order module in the
+   * transaction of every payment change: the state they add up to
+   * (`payment.status` of an answer), and what came in and went back.
+   */
   @Column({ name: 'payment_state', type: 'varchar', length: 24, default: 'unpaid' })
   paymentState!: PaymentState;
-
-  /** Decided at placement: online when the provider collects the money. */
-  @Column({ name: 'payment_collect', type: 'varchar', length: 8, default: 'offline' })
-  paymentCollect!: PaymentCollect;
-
-  /** The reference of the latest checkout, or of the paid one. */
-  @Column({ name: 'payment_reference', type: 'varchar', length: 64, nullable: true })
-  paymentReference!: string | null;
-
-  /** Checkouts opened so far; the next reference is numbered after them. */
-  @Column({ name: 'payment_attempts', type: 'integer', default: 0 })
-  paymentAttempts!: number;
-
-  @Column({ name: 'payment_authorization_url', type: 'text', nullable: true })
-  paymentAuthorizationUrl!: string | null;
-
-  @Column({ name: 'payment_access_code', type: 'varchar', length: 128, nullable: true })
-  paymentAccessCode!: string | null;
-
-  /** Where the provider sends the guest back after the checkout. */
-  @Column({ name: 'payment_callback_url', type: 'text', nullable: true })
-  paymentCallbackUrl!: string | null;
-
-  /** What the guest is told to do (bank transfer details), as the menu had it at placement. */
-  @Column({ name: 'payment_instructions', type: 'jsonb', nullable: true })
-  paymentInstructions!: Record<string, unknown> | null;
 
   @Column({ name: 'amount_paid', type: 'numeric', precision: 14, scale: 2, default: 0 })
   amountPaid!: string;
 
   @Column({ name: 'amount_refunded', type: 'numeric', precision: 14, scale: 2, default: 0 })
   amountRefunded!: string;
-
-  @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
-  paidAt!: Date | null;
-
-  /** The provider's id of the paid transaction. */
-  @Column({ name: 'payment_transaction_id', type: 'varchar', length: 64, nullable: true })
-  paymentTransactionId!: string | null;
-
-  /** Why the last attempt to open or confirm a payment did not succeed. */
-  @Column({ name: 'payment_error', type: 'text', nullable: true })
-  paymentError!: string | null;
 
   /** How the order is handed over: `dine_in`, `pickup` or `delivery`. */
   @Column({ name: 'fulfilment_type', type: 'varchar', length: 16, default: 'pickup' })

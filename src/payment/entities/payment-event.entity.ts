@@ -30,6 +30,10 @@ export class PaymentEventEntity {
   @Column({ name: 'order_uuid', type: 'uuid' })
   orderUuid!: string;
 
+  /** The payment the event was about; null for events recorded before payments had rows. */
+  @Column({ name: 'payment_uuid', type: 'uuid', nullable: true })
+  paymentUuid!: string | null;
+
   /** What the event did to the order's payment: the new state, or `none`. */
   @Column({ type: 'varchar', length: 32 })
   outcome!: string;

@@ -3,7 +3,8 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 export type RefundStatus = 'pending' | 'succeeded' | 'processed' | 'failed';
 
 /**
- * One refund of an order. An online refund is `pending` while the provider
+ * One refund of a payment. A refund of an order that takes from several
+ * payments is one refund row per payment. An online refund is `pending` while the provider
  * is being asked (a second one of the same order meanwhile is refused), then
  * `succeeded` (counted in the order's `amount_refunded`) or `failed`; the
  * provider's confirmation marks it `processed`.
@@ -12,12 +13,17 @@ export type RefundStatus = 'pending' | 'succeeded' | 'processed' | 'failed';
  */
 @Entity('payment_refunds')
 @Index('payment_refunds_order_idx', ['orderUuid', 'createdAt'])
+@Index('payment_refunds_payment_idx', ['paymentUuid'])
 export class PaymentRefundEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_payment_refunds' })
   uuid!: string;
 
   @Column({ name: 'order_uuid', type: 'uuid' })
   orderUuid!: string;
+
+  /** The payment this refund gives back (of its order's payments). */
+  @Column({ name: 'payment_uuid', type: 'uuid' })
+  paymentUuid!: string;
 
   @Column({ type: 'varchar', length: 32 })
   provider!: string;

@@ -28,7 +28,53 @@ export interface ChargeReport {
   amountMinor: number;
   currency: string;
   paidAt: Date | null;
+  /** The channel the guest paid through, as the provider names it (`card`, `ussd`, …). */
+  channel?: string | null;
+  /** The provider's words about a failure. */
+  message?: string | null;
 }
+
+/**
+ * A charge the guest completes without leaving the order page: by USSD, by
+ * mobile money, or by a transfer to an account issued for it.
+ */
+export type ChargeRequest = {
+  reference: string;
+  email: string;
+  amountMinor: number;
+  currency: string;
+  subaccount: string | null;
+  metadata: Record<string, unknown>;
+} & (
+  | { channel: 'ussd'; bank: string }
+  | { channel: 'mobile_money'; provider: string; phone: string }
+  | { channel: 'bank_transfer'; accountExpiresAt: Date }
+);
+
+/** An account number the guest transfers to. */
+export interface TransferAccount {
+  accountNumber: string;
+  accountName: string | null;
+  bankName: string | null;
+  amountMinor: number;
+  expiresAt: Date | null;
+}
+
+/**
+ * Where a charge stands after the provider answered: paid or failed, or
+ * waiting for the guest (a code to dial, an approval on the phone, an OTP, a
+ * transfer), or still pending with nothing for the guest to do.
+ */
+export type ChargeState =
+  | { kind: 'paid'; charge: ChargeReport }
+  | { kind: 'failed'; message: string }
+  | { kind: 'dial'; code: string; message: string | null }
+  | { kind: 'approve_on_phone'; message: string | null }
+  | { kind: 'otp'; message: string | null }
+  | { kind: 'transfer'; account: TransferAccount; message: string | null }
+  | { kind: 'pending'; message: string | null };
+
+export type ChargeOutcome = { ok: true; state: ChargeState } | { ok: false; error: string };
 
 export type VerifyOutcome = { ok: true; charge: ChargeReport } | { ok: false; error: string };
 
@@ -89,6 +135,12 @@ export interface PaymentProvider {
   instructions(menuEntry: Record<string, unknown> | null): Record<string, unknown> | null;
   openCheckout(request: CheckoutRequest): Promise<CheckoutOutcome>;
   verify(reference: string): Promise<VerifyOutcome>;
+  /** Opens a charge by USSD, mobile money or bank transfer. */
+  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /** Forwards the OTP the guest received for a charge. */
+  submitOtp(reference: string, otp: string): Promise<ChargeOutcome>;
+  /** Asks where a pending charge stands. */
+  checkCharge(reference: string): Promise<ChargeOutcome>;
   refund(request: RefundRequest): Promise<RefundOutcome>;
   /** Whether the provider made a refund the service cannot tell the outcome of. */
   findRefund(lookup: RefundLookup): Promise<RefundLookupOutcome>;
@@ -118,6 +170,18 @@ export abstract class OfflineProvider implements PaymentProvider {
 
   verify(): Promise<VerifyOutcome> {
     return Promise.resolve({ ok: false, error: `${this.name} is collected by the owner.` });
+  }
+
+  charge(): Promise<ChargeOutcome> {
+    return Promise.resolve({ ok: false, error: `${this.name} is collected by the owner.` });
+  }
+
+  submitOtp(): Promise<ChargeOutcome> {
+    return this.charge();
+  }
+
+  checkCharge(): Promise<ChargeOutcome> {
+    return this.charge();
   }
 
   /** The owner gives the money back; the refund is recorded as they say. */

@@ -34,4 +34,10 @@ export class PaymentProviders {
   get(name: string): PaymentProvider {
     return this.byName.get(name) ?? this.byName.get('cash')!;
   }
+
+  /** The provider of this name when it collects online (configured), else null. */
+  online(name: string): PaymentProvider | null {
+    const provider = this.byName.get(name);
+    return provider && provider.name === name && provider.collect === 'online' ? provider : null;
+  }
 }

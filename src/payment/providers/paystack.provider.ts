@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
-  ChargeReport,
+  ChargeOutcome,
+  ChargeRequest,
   CheckoutOutcome,
   CheckoutRequest,
   PaymentProvider,
@@ -12,6 +13,7 @@ import {
   RefundRequest,
   VerifyOutcome,
 } from './payment-provider';
+import { chargeBody, chargeOf, chargeStateOf, minorUnits, text } from './paystack-charge';
 
 /** The currencies Paystack takes. */
 export const PAYSTACK_CURRENCIES = [
@@ -41,41 +43,10 @@ interface PaystackAnswer {
 /** `data` is an object, or an array for the list endpoints. */
 type Call = { ok: true; data: Record<string, unknown> } | { ok: false; error: string };
 
-function text(value: unknown): string | null {
-  return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null;
-}
-
-/** Amounts arrive as integers, sometimes as integer text. */
-function minorUnits(value: unknown): number | null {
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' && Number.isSafeInteger(number) ? number : null;
-}
-
-function date(value: unknown): Date | null {
-  if (typeof value !== 'string') return null;
-  const parsed = new Date(value);
-  return Number.isNaN(parsed.getTime()) ? null : parsed;
-}
-
-function chargeOf(data: Record<string, unknown>): ChargeReport | null {
-  const reference = text(data.reference);
-  const amountMinor = minorUnits(data.amount);
-  const currency = text(data.currency);
-  if (!reference || amountMinor === null || !currency) return null;
-  const status = text(data.status);
-  return {
-    reference,
-    transactionId: text(data.id),
-    outcome: status === 'success' ? 'success' : status === 'failed' ? 'failed' : 'pending',
-    amountMinor,
-    currency: currency.toUpperCase(),
-    paidAt: date(data.paid_at ?? data.paidAt),
-  };
-}
-
 /**
- * Card payments through Paystack: Transaction Initialize opens a checkout,
- * Transaction Verify reads a charge, Refund gives money back, and webhooks
+ * Payments through Paystack: Transaction Initialize opens a card checkout,
+ * Transaction Verify reads it, the Charge API takes USSD, mobile money and
+ * bank transfers from the order page, Refund gives money back, and webhooks
  * are signed with an HMAC-SHA512 of the raw body under the secret key.
  */
 export class PaystackProvider implements PaymentProvider {
@@ -122,6 +93,28 @@ export class PaystackProvider implements PaymentProvider {
     return charge
       ? { ok: true, charge }
       : { ok: false, error: 'Paystack answered the verification without a charge.' };
+  }
+
+  async charge(request: ChargeRequest): Promise<ChargeOutcome> {
+    return this.chargeAnswer(await this.call('POST', '/charge', chargeBody(request)));
+  }
+
+  async submitOtp(reference: string, otp: string): Promise<ChargeOutcome> {
+    return this.chargeAnswer(await this.call('POST', '/charge/submit_otp', { otp, reference }));
+  }
+
+  async checkCharge(reference: string): Promise<ChargeOutcome> {
+    return this.chargeAnswer(
+      await this.call('GET', `/charge/${encodeURIComponent(reference)}`, undefined),
+    );
+  }
+
+  private chargeAnswer(answer: Call): ChargeOutcome {
+    if (!answer.ok) return answer;
+    const state = chargeStateOf(answer.data);
+    return state
+      ? { ok: true, state }
+      : { ok: false, error: 'Paystack answered the charge without its state.' };
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {

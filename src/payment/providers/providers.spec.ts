@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { offeredProviderEntry } from '../../order/domain/payment-methods';
+import { offeredProviderEntry } from '../domain/payment-methods';
 import { BankTransferProvider } from './bank-transfer.provider';
 import { PaystackProvider } from './paystack.provider';
 

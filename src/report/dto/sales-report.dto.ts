@@ -78,6 +78,18 @@ export class SalesReportResponseDto {
     example: { cash: { orders: 12, total: '640.00' } },
   })
   by_payment_processor!: Record<string, SalesShareDto>;
+  /**
+   * Sales by how their payments were made (`manual`, `checkout`, `ussd`,
+   * `mobile_money`, `bank_transfer`): what the paid payments of the sales
+   * brought in, and how many sales each channel paid (an order paid through
+   * two channels counts in both).
+   */
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/SalesShareDto' },
+    example: { ussd: { orders: 4, total: '120.00' } },
+  })
+  by_payment_channel!: Record<string, SalesShareDto>;
   /** Sales by how they were handed over: `dine_in`, `pickup`, `delivery`. */
   @ApiProperty({
     type: 'object',

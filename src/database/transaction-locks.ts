@@ -1,0 +1,30 @@
+import { RawBuilder } from 'kysely';
+import { EntityManager } from 'typeorm';
+import { compileRaw, execute, sql } from './query-builder';
+
+/**
+ * What a transaction lock is taken on: an order and everything of it that
+ * several modules change (its row, its payments), so that every transaction
+ * touching two of them takes this lock first and none waits on another in a
+ * circle.
+ */
+export type LockScope = 'order';
+
+/**
+ * A transaction-scoped advisory lock on (scope, id), as an expression a
+ * statement can evaluate (in the select list of a `SELECT … FOR UPDATE`, it
+ * is taken before the row lock). Held until the transaction ends; taking it
+ * again in the same transaction returns at once.
+ */
+export function transactionLock(scope: LockScope, id: string): RawBuilder<unknown> {
+  return sql`pg_advisory_xact_lock(hashtextextended(${`${scope}:${id}`}, 0))`;
+}
+
+/** Takes the lock of `transactionLock` in a statement of its own. */
+export async function takeTransactionLock(
+  manager: EntityManager,
+  scope: LockScope,
+  id: string,
+): Promise<void> {
+  await execute(manager, compileRaw(sql`SELECT ${transactionLock(scope, id)}`));
+}

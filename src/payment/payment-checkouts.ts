@@ -1,0 +1,280 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Clock } from '../common/clock';
+import { Money } from '../common/money';
+import { AppConfig } from '../config/config';
+import { InjectConfig } from '../config/config.module';
+import { EventBus, Transaction } from '../database/event-bus';
+import { ApiError } from '../http/api-error';
+import { menuCurrencyCode, toMinorUnits } from './domain/currency';
+import { offeredProviderEntry, PaymentProcessor } from './domain/payment-methods';
+import { sumPaid } from './domain/payment-state';
+import { paymentsTotal } from './payment-metrics';
+import { OrderSnapshot, PaymentTransitions } from './payment-transitions';
+import { PaymentRepository, PaymentRow } from './payment.repository';
+import { PaymentProviders } from './providers/payment-providers';
+
+/** A checkout's first check with the provider, and how long it may stay open. */
+export const FIRST_CHECK_MS = 2 * 60_000;
+export const CHECKOUT_OPEN_MS = 24 * 60 * 60_000;
+
+export interface PaymentPlanInput {
+  processor: PaymentProcessor;
+  /** The menu's extra_data (currency, checkout providers). */
+  menu: Record<string, unknown>;
+  /** The callback_url of the order body, if any. */
+  callbackUrl: string | undefined;
+}
+
+/** How a new order's payment is collected, decided at placement. */
+export interface PaymentPlan {
+  method: PaymentProcessor;
+  /** Whether the provider collects it (a checkout is opened once the order commits). */
+  online: boolean;
+  /** The menu's ISO 4217 code, else its ticker as stored (null when none). */
+  currency: string | null;
+  callbackUrl: string | null;
+  instructions: Record<string, unknown> | null;
+}
+
+/** The menu and business of an order, as a checkout needs them (channels, subaccount). */
+export interface CheckoutContext {
+  menu: Record<string, unknown>;
+  business: Record<string, unknown>;
+}
+
+/** The reference of an order's n-th payment. */
+export function referenceOf(orderReference: string, n: number): string {
+  return `${orderReference}-${n}`;
+}
+
+/**
+ * How an order's payment is collected and its card checkouts: planned inside
+ * the placement transaction, opened once the order has committed (never an
+ * outside call inside a transaction), the outcome written in a short
+ * transaction of its own under the order's payments lock.
+ */
+@Injectable()
+export class PaymentCheckouts {
+  private readonly logger = new Logger('Payments');
+
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly providers: PaymentProviders,
+    private readonly payments: PaymentRepository,
+    private readonly transitions: PaymentTransitions,
+    private readonly bus: EventBus,
+    private readonly clock: Clock,
+  ) {}
+
+  plan(input: PaymentPlanInput): PaymentPlan {
+    const provider = this.providers.get(input.processor);
+    const ticker = input.menu.menu_base_wallet_ticker;
+    const code = menuCurrencyCode(ticker, input.menu.menu_base_wallet_ticker_symbol);
+    const currency =
+      code ?? (typeof ticker === 'string' && ticker.trim() ? ticker.trim().slice(0, 32) : null);
+    if (provider.collect === 'offline') {
+      const entry = offeredProviderEntry(
+        input.menu.menu_checkout_payments_providers,
+        provider.name,
+      );
+      return {
+        method: input.processor,
+        online: false,
+        currency,
+        callbackUrl: null,
+        instructions: provider.instructions(entry),
+      };
+    }
+    if (!provider.supportsCurrency(code)) {
+      throw ApiError.unprocessable(
+        `Card payments cannot be taken in this menu's currency (${code ?? String(ticker ?? 'none')}).`,
+        [
+          {
+            field: 'payment_processor',
+            message: `${provider.name} does not take ${code ?? 'a currency without an ISO 4217 code'}`,
+            currency: code,
+          },
+        ],
+      );
+    }
+    return {
+      method: input.processor,
+      online: true,
+      currency: code,
+      callbackUrl: this.checkCallbackUrl(input.callbackUrl),
+      instructions: null,
+    };
+  }
+
+  /**
+   * The new order's first payment, written in the placement's transaction:
+   * a checkout to open once the order commits, or money the business
+   * collects. An order that costs nothing is paid at once and opens no
+   * checkout.
+   */
+  async start(tx: Transaction, order: OrderSnapshot, plan: PaymentPlan): Promise<PaymentRow> {
+    const now = this.clock.now();
+    const free = new Money(order.amount).lte(0);
+    const online = plan.online && !free;
+    const payment: PaymentRow = {
+      uuid: randomUUID(),
+      orderUuid: order.uuid,
+      shareUuid: null,
+      businessUuid: order.businessUuid,
+      method: plan.method,
+      channel: online ? 'checkout' : 'manual',
+      status: free ? 'paid' : 'pending',
+      amount: new Money(order.amount).toFixed(2),
+      amountPaid: '0.00',
+      tipAmount: '0.00',
+      currency: plan.currency,
+      reference: online ? referenceOf(order.orderReference, 1) : null,
+      transactionId: null,
+      nextAction: null,
+      authorizationUrl: null,
+      accessCode: null,
+      callbackUrl: online ? plan.callbackUrl : null,
+      instructions: plan.instructions,
+      error: null,
+      failure: null,
+      paidAt: free ? now : null,
+      expiresAt: null,
+      nextCheckAt: null,
+      recordedBy: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return this.payments.insert(tx.manager, payment);
+  }
+
+  /**
+   * Opens the checkout of a payment reserved at placement, once its order
+   * has committed. Never throws for the provider's failure: the order stands
+   * and its payment carries the error.
+   */
+  async open(order: OrderSnapshot, payment: PaymentRow, context: CheckoutContext): Promise<void> {
+    if (payment.channel !== 'checkout' || payment.status !== 'pending' || !payment.reference)
+      return;
+    const provider = this.providers.get(payment.method);
+    const subaccount = context.business.paystack_subaccount_code;
+    const outcome = await provider.openCheckout({
+      reference: payment.reference,
+      email: order.email,
+      amountMinor: toMinorUnits(payment.amount),
+      currency: payment.currency ?? '',
+      callbackUrl: payment.callbackUrl,
+      subaccount: typeof subaccount === 'string' && subaccount.trim() ? subaccount.trim() : null,
+      channels: this.checkoutChannels(context.menu, payment),
+      metadata: {
+        order_uuid: order.uuid,
+        order_reference: order.orderReference,
+        reference: payment.reference,
+      },
+    });
+    paymentsTotal.inc({ result: outcome.ok ? 'checkout_opened' : 'checkout_failed' });
+    if (!outcome.ok) this.logger.warn(`Checkout ${payment.reference} not opened: ${outcome.error}`);
+    const now = this.clock.nowMs();
+    await this.bus.transaction(async (tx) => {
+      await this.transitions.lock(tx, order.uuid);
+      const locked = await this.payments.findByUuid(tx.manager, payment.uuid, true);
+      // A webhook may have settled it meanwhile, or a newer checkout replaced it.
+      if (!locked || locked.status !== 'pending') return;
+      if (!outcome.ok) {
+        await this.transitions.change(tx, locked, { error: outcome.error }, SYSTEM);
+        return;
+      }
+      await this.payments.abandonOpenCheckouts(tx.manager, order.uuid, locked.uuid);
+      await this.transitions.change(
+        tx,
+        locked,
+        {
+          authorizationUrl: outcome.authorizationUrl,
+          accessCode: outcome.accessCode,
+          error: null,
+          expiresAt: new Date(now + CHECKOUT_OPEN_MS),
+          nextCheckAt: new Date(now + FIRST_CHECK_MS),
+        },
+        SYSTEM,
+      );
+    });
+  }
+
+  /**
+   * The guest's retry: a new checkout with a new reference for an order that
+   * is not paid (409 when it is; 422 when it is not paid online). The
+   * reference is taken first, in a transaction of its own, so two attempts
+   * never share one.
+   */
+  async openAnother(order: OrderSnapshot, context: CheckoutContext): Promise<void> {
+    const payment = await this.bus.transaction(async (tx) => {
+      await this.transitions.lock(tx, order.uuid);
+      const all = await this.payments.ofOrders(tx.manager, [order.uuid]);
+      const first = all[0];
+      if (!first || first.channel !== 'checkout') {
+        throw ApiError.unprocessable(
+          `The order is paid by ${order.method}, which has no online checkout.`,
+          [{ field: 'payment_processor', message: 'only online card payments open a checkout' }],
+        );
+      }
+      const outstanding = new Money(order.amount).minus(sumPaid(all));
+      if (outstanding.lte(0)) {
+        throw ApiError.conflict('The order is already paid.', [
+          { field: 'payment', message: 'the payment is paid' },
+        ]);
+      }
+      return this.payments.insert(tx.manager, {
+        orderUuid: order.uuid,
+        businessUuid: order.businessUuid,
+        method: first.method,
+        channel: 'checkout',
+        amount: outstanding.toFixed(2),
+        currency: first.currency,
+        reference: referenceOf(order.orderReference, all.length + 1),
+        callbackUrl: first.callbackUrl,
+      });
+    });
+    await this.open(order, payment, context);
+  }
+
+  /** The channels the menu's entry for the order's provider names, checked when the menu was written. */
+  private checkoutChannels(menu: Record<string, unknown>, payment: PaymentRow): string[] | null {
+    const entry = offeredProviderEntry(menu.menu_checkout_payments_providers, payment.method);
+    const channels = entry?.channels;
+    return Array.isArray(channels) &&
+      channels.length > 0 &&
+      channels.every((channel) => typeof channel === 'string')
+      ? (channels as string[])
+      : null;
+  }
+
+  /**
+   * A callback_url must be an http(s) address on one of
+   * PAYMENT_CALLBACK_ORIGINS (any origin outside production when unset).
+   */
+  private checkCallbackUrl(raw: string | undefined): string | null {
+    if (raw === undefined || raw === '') return null;
+    const refuse = (message: string) =>
+      ApiError.validation([{ field: 'callback_url', message }], 'The callback_url is not allowed.');
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw refuse('callback_url must be an absolute http(s) URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw refuse('callback_url must be an absolute http(s) URL');
+    }
+    const allowed = this.config.paymentCallbackOrigins;
+    if (allowed !== '*' && !allowed.includes(url.origin)) {
+      throw refuse(
+        allowed.length
+          ? `callback_url must be on one of: ${allowed.join(', ')}`
+          : 'no callback origins are configured (PAYMENT_CALLBACK_ORIGINS)',
+      );
+    }
+    return url.toString();
+  }
+}
+
+const SYSTEM = { actor: 'system', userUuid: null } as const;

@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock';
+import { Money } from '../common/money';
+import { Transaction } from '../database/event-bus';
+import { ManualPaymentStatus, sumPaid } from './domain/payment-state';
+import { paymentsTotal } from './payment-metrics';
+import { refundable } from './payment-refunds';
+import { ChangedBy, OrderSnapshot, PaymentTransitions } from './payment-transitions';
+import { PaymentRepository, PaymentRow } from './payment.repository';
+
+/**
+ * Money the business collects itself (cash, a transfer to its own account):
+ * the owner or a manager records it by hand as paid (what is left to pay, as
+ * one payment) or as given back (every paid payment refunded in full).
+ */
+@Injectable()
+export class PaymentManual {
+  constructor(
+    private readonly payments: PaymentRepository,
+    private readonly transitions: PaymentTransitions,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Whether a provider collects this order's money (it was placed to be paid
+   * by card online), so that nobody may set it by hand.
+   */
+  async collectedOnline(tx: Transaction, orderUuid: string): Promise<boolean> {
+    const [first] = await this.payments.ofOrders(tx.manager, [orderUuid]);
+    return first !== undefined && first.channel === 'checkout';
+  }
+
+  /**
+   * Records the status the owner or their team set, in the caller's
+   * transaction (which holds the order's payments lock). The person who set
+   * it is not told of their own act.
+   */
+  async record(
+    tx: Transaction,
+    order: OrderSnapshot,
+    status: ManualPaymentStatus,
+    by: ChangedBy & { userUuid: string },
+  ): Promise<void> {
+    await this.transitions.lock(tx, order.uuid);
+    const quiet: ChangedBy = { ...by, notifyOwner: false };
+    const payments = await this.payments.ofOrders(tx.manager, [order.uuid]);
+    if (status === 'paid') return this.recordPaid(tx, order, payments, quiet);
+    const refunds = await this.payments.refundsOfOrders(tx.manager, [order.uuid]);
+    paymentsTotal.inc({ result: 'refunded' });
+    const open = refundable(payments, refunds).filter((entry) => entry.left.gt(0));
+    for (const { payment, left } of open) {
+      await this.payments.insertRefund(tx.manager, {
+        orderUuid: order.uuid,
+        paymentUuid: payment.uuid,
+        provider: payment.method,
+        amount: left.toFixed(2),
+        reason: 'Recorded as refunded by hand',
+        status: 'succeeded',
+        providerRefundId: null,
+        requestedBy: by.userUuid,
+      });
+      await this.transitions.announce(tx, payment, quiet);
+    }
+    if (open.length > 0) return;
+    // Nothing came in: the money will not be collected; the attempt closes as given back.
+    const latest = payments.at(-1);
+    if (!latest) return;
+    await this.payments.insertRefund(tx.manager, {
+      orderUuid: order.uuid,
+      paymentUuid: latest.uuid,
+      provider: latest.method,
+      amount: '0.00',
+      reason: 'Recorded as refunded by hand',
+      status: 'succeeded',
+      providerRefundId: null,
+      requestedBy: by.userUuid,
+    });
+    await this.transitions.change(
+      tx,
+      latest,
+      latest.status === 'pending' ? { status: 'abandoned', nextCheckAt: null } : {},
+      quiet,
+    );
+  }
+
+  /** What is left to pay, recorded as paid: on the open manual payment, or as a new one. */
+  private async recordPaid(
+    tx: Transaction,
+    order: OrderSnapshot,
+    payments: readonly PaymentRow[],
+    by: ChangedBy & { userUuid: string | null },
+  ): Promise<void> {
+    const outstanding = new Money(order.amount).minus(sumPaid(payments));
+    const amount = outstanding.gt(0) ? outstanding : new Money(0);
+    const paid = {
+      status: 'paid' as const,
+      amount: amount.toFixed(2),
+      amountPaid: amount.toFixed(2),
+      paidAt: this.clock.now(),
+      recordedBy: by.userUuid,
+      nextCheckAt: null,
+    };
+    const open = [...payments]
+      .reverse()
+      .find((payment) => payment.channel === 'manual' && payment.status === 'pending');
+    if (open) {
+      await this.transitions.change(tx, open, paid, by);
+      return;
+    }
+    await this.transitions.create(
+      tx,
+      {
+        orderUuid: order.uuid,
+        businessUuid: order.businessUuid,
+        method: (payments[0]?.method ?? order.method) as PaymentRow['method'],
+        channel: 'manual',
+        currency: order.currency,
+        ...paid,
+      },
+      by,
+    );
+  }
+}

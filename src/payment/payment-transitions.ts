@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { Transaction } from '../database/event-bus';
+import { PaymentActor } from './payment-events';
+import { paymentsTotal } from './payment-metrics';
+import { NewPayment, PaymentChanges, PaymentRepository, PaymentRow } from './payment.repository';
+
+/** Who made a change, and whether the owner hears of it. */
+export interface ChangedBy {
+  actor: PaymentActor;
+  userUuid: string | null;
+  /** False when the owner or their team made the change themselves. */
+  notifyOwner?: boolean;
+}
+
+/** What the order a payment belongs to is, as far as the payment module needs it. */
+export interface OrderSnapshot {
+  uuid: string;
+  businessUuid: string;
+  orderReference: string;
+  /** What the order costs (its total). */
+  amount: string;
+  currency: string | null;
+  email: string;
+  /** The order's payment_processor. */
+  method: string;
+}
+
+/**
+ * The only way a payment changes: written in the caller's transaction, which
+ * holds the order's payments lock, then published as `payment.changed` in
+ * that transaction, so the order's read model moves with it.
+ */
+@Injectable()
+export class PaymentTransitions {
+  constructor(private readonly payments: PaymentRepository) {}
+
+  /** Takes the order's payments lock: first, before any row of the order or its payments. */
+  lock(tx: Transaction, orderUuid: string): Promise<void> {
+    return this.payments.lockOrderPayments(tx.manager, orderUuid);
+  }
+
+  async create(tx: Transaction, payment: NewPayment, by: ChangedBy): Promise<PaymentRow> {
+    const created = await this.payments.insert(tx.manager, payment);
+    await this.announce(tx, created, by);
+    return created;
+  }
+
+  async change(
+    tx: Transaction,
+    payment: PaymentRow,
+    set: PaymentChanges,
+    by: ChangedBy,
+  ): Promise<PaymentRow> {
+    const changed = await this.payments.update(tx.manager, payment.uuid, set);
+    if (changed.status !== payment.status && changed.status !== 'pending') {
+      paymentsTotal.inc({ result: changed.failure === 'mismatch' ? 'mismatch' : changed.status });
+    }
+    await this.announce(tx, changed, by);
+    return changed;
+  }
+
+  /** A change not to the payment row itself (a refund of it) that its order must hear of. */
+  async announce(tx: Transaction, payment: PaymentRow, by: ChangedBy): Promise<void> {
+    await tx.emit('payment.changed', {
+      orderUuid: payment.orderUuid,
+      payment,
+      actor: by.actor,
+      userUuid: by.userUuid,
+      notifyOwner: by.notifyOwner !== false,
+    });
+  }
+}
