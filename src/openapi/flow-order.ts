@@ -47,6 +47,8 @@ export const OPERATION_FLOW: readonly string[] = [
   'streamOrders',
   'updateOrder',
   // payments
+  'createOrderPayment',
+  'submitOrderPaymentOtp',
   'retryOrderPayment',
   'verifyOrderPayment',
   'receivePaystackWebhook',
