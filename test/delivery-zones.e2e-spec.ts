@@ -20,8 +20,8 @@ const FULFILMENT = {
   delivery: { minimum_order_amount: '8000.00', zones: LAGOS_ZONES },
 };
 
-// R70: delivery zones.
-// R72: delivery quote.
+// R71: delivery zones.
+// R73: delivery quote.
 describe('delivery zones on a menu, and the delivery quote', () => {
   let t: TestApp;
   let owner: TestUser;

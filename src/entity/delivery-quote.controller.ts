@@ -7,7 +7,7 @@ import { SpaceController } from '../http/url-space';
 import { DeliveryQuoteService } from './delivery-quote.service';
 import { DeliveryQuoteDto, DeliveryQuoteResponseDto } from './dto/delivery-quote.dto';
 
-// R72: delivery quote.
+// R73: delivery quote.
 /** Delivery zones, asked before ordering, under /plugins/{ns}/{ns}-init/delivery. */
 @ApiTags('orders')
 @SpaceController('orders', 'delivery')

@@ -237,7 +237,7 @@ function fulfilmentFields(
     requested_time: order.requestedTime ? iso(order.requestedTime) : null,
     estimated_ready_at: ready ? ready.toISOString() : null,
     delivery_zone: order.deliveryZone ?? null,
-    // R71: the delivery follows the ready time by the zone's minutes.
+    // R72: the delivery follows the ready time by the zone's minutes.
     estimated_delivery_at:
       ready && eta !== null && eta !== undefined
         ? new Date(ready.getTime() + eta * 60_000).toISOString()
