@@ -5,7 +5,12 @@ import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta, successBody } from '../http/envelope';
 import { BusinessAction } from '../team';
 import { EntityBodyDto } from './dto/entity-body.dto';
-import { EntityResponseDto, forViewer, toEntityResponse } from './dto/entity-response.dto';
+import {
+  EntityResponseDto,
+  forReader,
+  toEntityResponse,
+  toPublicEntityResponse,
+} from './dto/entity-response.dto';
 import {
   DEFAULT_PER_PAGE,
   ListEntitiesQueryDto,
@@ -23,7 +28,8 @@ import {
 } from './entity-sql';
 import { listEtag, matchesEtag } from './list-etag';
 import { ListPageCache } from './list-page-cache';
-import { EntityRepository } from './entity.repository';
+import { EntityRepository, ListedRecord } from './entity.repository';
+import { FieldUse, Reader, unreadableUse } from './domain/readable-fields';
 import { EntityType, EntityTypeRegistry } from './entity-types';
 import { EntityAccess } from './entity-access';
 import { present, resolveValues } from './entity-values';
@@ -37,6 +43,38 @@ type EntityAnswer = ApiResult<EntityResponseDto>;
 /** A list answer (the JSON bytes to send) and its ETag, or only the ETag when the client holds that answer. */
 export type ListReply =
   { notModified: true; etag: string } | { notModified?: false; etag: string; body: Buffer };
+
+/** The record fields each filter of a list reads. */
+const FILTER_FIELDS: ReadonlyArray<[keyof ListEntitiesQueryDto, readonly string[]]> = [
+  ['owned_by', ['owned_by']],
+  ['parent_entity_type', ['parent_entity_type']],
+  ['parent_entity_uuid', ['parent_entity_uuid']],
+  ['status', ['status']],
+  ['meta_key', ['meta_key']],
+  ['slug', ['slug']],
+  ['q', ['title_name', 'meta_key']],
+];
+
+/** What a list query reads of its records: the sort field, then each filter sent. */
+function fieldUses(query: ListEntitiesQueryDto): FieldUse[] {
+  const uses: FieldUse[] = [{ param: 'sort_by', fields: [query.sort_by ?? 'created_at'] }];
+  for (const [param, fields] of FILTER_FIELDS) {
+    if (query[param] !== undefined) uses.push({ param, fields });
+  }
+  return uses;
+}
+
+/** A listed record as its viewer may see it: the owner's own, their team's, or public. */
+function listedView(record: ListedRecord, viewer: string | undefined): EntityResponseDto {
+  const { member_row: member, ...answer } = record;
+  const reader: Reader = record.owned_by === viewer ? 'owner' : member ? 'member' : 'public';
+  return forReader(answer, reader);
+}
+
+/** A record as the one who just wrote it sees it: its owner, or a member of its business. */
+function writerView(record: EntityRecord, user: AuthUser): EntityResponseDto {
+  return forReader(toEntityResponse(record), record.ownedBy === user.uuid ? 'owner' : 'member');
+}
 
 function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): EntitySort {
   // sort_by passed the SORT_BY pattern in the query DTO.
@@ -79,7 +117,7 @@ export class EntityService {
     if (ownedBy !== user.uuid) await this.checkParent(user, type, values, undefined);
     if (values.requestId !== null) {
       const first = await this.repository.findByRequestId(type, ownedBy, values.requestId);
-      if (first) return this.replay(type, first);
+      if (first) return this.replay(type, first, user);
     }
     if (ownedBy === user.uuid) await this.checkParent(user, type, values, undefined);
     await this.checkFeaturedUrl(user, type, values, undefined);
@@ -93,10 +131,10 @@ export class EntityService {
       // A create with the same request_id won the race: answer with its record.
       const first = await this.repository.findByRequestId(type, ownedBy, values.requestId!);
       if (!first) throw new Error('request_id conflict without a stored record');
-      return this.replay(type, first);
+      return this.replay(type, first, user);
     }
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(toEntityResponse(record), `${type.label} created`, undefined, 201);
+    return new ApiResult(writerView(record, user), `${type.label} created`, undefined, 201);
   }
 
   /**
@@ -114,6 +152,7 @@ export class EntityService {
     ifNoneMatch?: string,
   ): Promise<ListReply> {
     const type = this.types.require(typeName);
+    await this.assertReadable(user, query);
     const page = query.page ?? 1;
     const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
     // owned_by lists stay that owner's own; without it, a member also sees the
@@ -147,7 +186,7 @@ export class EntityService {
     }
     const byVersion = parent !== undefined;
     const { records, total, summary } = await this.repository.list(filter, byVersion);
-    const visible = records.map((record) => forViewer(record, user?.uuid));
+    const visible = records.map((record) => listedView(record, user?.uuid));
     const message = `${type.label} records`;
     const body = Buffer.from(
       JSON.stringify(successBody(visible, message, pageMeta(page, perPage, total))),
@@ -175,7 +214,12 @@ export class EntityService {
     const memberOf = user ? await this.access.memberBusinesses(user) : [];
     const record = await this.repository.findVisible(type, uuid, user?.uuid, memberOf);
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
-    return new ApiResult(forViewer(toEntityResponse(record), user?.uuid), `${type.label} found`);
+    let reader: Reader = record.ownedBy === user?.uuid ? 'owner' : 'public';
+    if (reader === 'public' && memberOf.length) {
+      const business = await this.repository.businessUuidOf(record.uuid);
+      if (business && memberOf.includes(business)) reader = 'member';
+    }
+    return new ApiResult(forReader(toEntityResponse(record), reader), `${type.label} found`);
   }
 
   /**
@@ -204,8 +248,8 @@ export class EntityService {
         },
       ]);
     }
-    // A public read: private settings are left out even for the owner.
-    return new ApiResult(forViewer(toEntityResponse(found[0]), undefined), `${type.label} found`);
+    // A public read: what only the owner or the team may read is left out, whoever asks.
+    return new ApiResult(toPublicEntityResponse(found[0]), `${type.label} found`);
   }
 
   /** PUT: fields sent replace the stored ones; extra_data is replaced whole. */
@@ -244,7 +288,8 @@ export class EntityService {
       record.parentEntityUuid,
       current.parentEntityUuid,
     ]);
-    return new ApiResult(forViewer(toEntityResponse(record), user.uuid), `${type.label} updated`);
+    const reader = role === 'owner' ? 'owner' : 'member';
+    return new ApiResult(forReader(toEntityResponse(record), reader), `${type.label} updated`);
   }
 
   /**
@@ -261,10 +306,7 @@ export class EntityService {
         (await this.repository.findOfType(type, current.uuid)));
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(
-      forViewer(toEntityResponse(record), user.uuid),
-      `${type.label} moved to the trash`,
-    );
+    return new ApiResult(writerView(record, user), `${type.label} moved to the trash`);
   }
 
   /** Takes the caller's record out of the trash (409 if its meta_key was taken meanwhile). */
@@ -283,7 +325,7 @@ export class EntityService {
     }
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(forViewer(toEntityResponse(record), user.uuid), `${type.label} restored`);
+    return new ApiResult(writerView(record, user), `${type.label} restored`);
   }
 
   /**
@@ -327,8 +369,27 @@ export class EntityService {
     if (record.trashedAt) throw ApiError.notFound('Business not found.');
   }
 
-  private replay(type: EntityType, record: EntityRecord): EntityAnswer {
-    return new ApiResult(toEntityResponse(record), `${type.label} already created`, undefined, 200);
+  private replay(type: EntityType, record: EntityRecord, user: AuthUser): EntityAnswer {
+    return new ApiResult(writerView(record, user), `${type.label} already created`, undefined, 200);
+  }
+
+  /**
+   * Refuses (400, naming the parameter) a sort or filter on a field the
+   * caller may not read in every record the list may hold: where a record
+   * of one's own lands beside another tells the other's value. Only asked
+   * of the policy when the query touches such a field at all.
+   */
+  private async assertReadable(
+    user: AuthUser | undefined,
+    query: ListEntitiesQueryDto,
+  ): Promise<void> {
+    const uses = fieldUses(query);
+    if (!unreadableUse('public', uses)) return;
+    const reader = await this.access.listReader(user, query.owned_by, query.parent_entity_uuid);
+    const refused = unreadableUse(reader, uses);
+    if (!refused) return;
+    const message = `${refused.param} names a field this list does not show you, so it may not sort or filter by it.`;
+    throw ApiError.validation([{ field: refused.param, message }], message);
   }
 
   /** `owned_by` may be left out; anything but the caller is 403 (IDOR). */

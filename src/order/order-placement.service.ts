@@ -15,7 +15,7 @@ import { OrderTokens } from './domain/order-token';
 import {
   OrderResponseDto,
   PlacedOrderResponseDto,
-  toOrderHistoryEntry,
+  toGuestHistory,
   toOrderResponse,
 } from './dto/order-response.dto';
 import { toPaymentResponse } from '../payment';
@@ -231,7 +231,11 @@ export class OrderPlacementService {
   }
 }
 
-/** The answer with the order's payment as it stands now, and any history made since. */
+/**
+ * The answer with the order's payment as it stands now, and any history made
+ * since as the guest may see it (a replay may come after the team acted: no
+ * owner's note, no uuid of who acted).
+ */
 function withPayment(
   answer: OrderResponseDto,
   order: OrderEntity,
@@ -241,7 +245,7 @@ function withPayment(
     ...answer,
     payment_status: order.paymentStatus,
     payment: toPaymentResponse(order),
-    history: [...answer.history, ...events.map(toOrderHistoryEntry)],
+    history: [...answer.history, ...toGuestHistory(events)],
     updated_at: new Date(order.updatedAt).toISOString(),
   };
 }
