@@ -3,6 +3,7 @@ import { TeamModule } from '../team';
 import { EntityAccess } from './entity-access';
 import { EntityController } from './entity.controller';
 import { EntityRepository } from './entity.repository';
+import { EntityListService } from './entity-list.service';
 import { EntityService } from './entity.service';
 import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
@@ -32,6 +33,7 @@ import { StorefrontService } from './storefront.service';
     OrderableMenuRepository,
     StorefrontRepository,
     EntityService,
+    EntityListService,
     ListPageCache,
     StorefrontCache,
     StorefrontDocumentRepository,
