@@ -267,6 +267,16 @@ export class EntityRepository {
   }
 
   /** The business a record belongs to: itself, its menu's business, or its parent's. */
+  /** Which of `uuids` are menus (of `menuType`) of the business, trashed or not. */
+  async menusOf(menuType: EntityType, businessUuid: string, uuids: string[]): Promise<string[]> {
+    const rows: Array<{ uuid: string }> = await this.dataSource.query(
+      `SELECT e.uuid::text AS uuid FROM entities e
+        WHERE e.parent_entity_uuid = $1 AND e.entity_type = $2 AND e.uuid = ANY($3::uuid[])`,
+      [businessUuid, menuType.name, uuids],
+    );
+    return rows.map((row) => row.uuid);
+  }
+
   async businessUuidOf(uuid: string): Promise<string | null> {
     const rows: Array<{ business_uuid: string }> = await this.dataSource.query(
       `SELECT COALESCE(g.uuid, p.uuid, e.uuid)::text AS business_uuid

@@ -244,6 +244,19 @@ export class EntityService {
     };
   }
 
+  /** For other modules: which of these uuids name menus of the business (in the trash or not). */
+  async menusOfBusiness(businessUuid: string, uuids: readonly string[]): Promise<Set<string>> {
+    const wanted = [...new Set(uuids.filter(isUuid).map((uuid) => uuid.toLowerCase()))];
+    if (!isUuid(businessUuid) || wanted.length === 0) return new Set();
+    return new Set(
+      await this.repository.menusOf(
+        this.types.of('business_menu'),
+        businessUuid.toLowerCase(),
+        wanted,
+      ),
+    );
+  }
+
   /**
    * For other modules: 404 when there is no such live business, 403 when the
    * caller has no part in it or a role that does not allow `action`.
