@@ -30,11 +30,20 @@ export function outboxMessageId(rowUuid: string, from: string): string {
 }
 
 function mailOf(payload: Record<string, unknown>): MailMessage {
-  const { to, subject, text, html } = payload;
+  const { to, subject, text, html, secrets } = payload;
   if (typeof to !== 'string' || typeof subject !== 'string' || typeof text !== 'string') {
     throw new PermanentDeliveryError('mail payload needs string to, subject and text');
   }
-  return { to, subject, text, ...(typeof html === 'string' ? { html } : {}) };
+  const kept = Array.isArray(secrets)
+    ? secrets.filter((secret): secret is string => typeof secret === 'string')
+    : [];
+  return {
+    to,
+    subject,
+    text,
+    ...(typeof html === 'string' ? { html } : {}),
+    ...(kept.length ? { secrets: kept } : {}),
+  };
 }
 
 function reasonOf(error: unknown): string {
