@@ -27,7 +27,8 @@ import { NotificationRepository } from '../notification';
 import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
 import { OrderRepository } from './order.repository';
 import { OrderPricer, toOrderPrice } from './order-pricer';
-import { PlacementGuards } from './placement-guards';
+import { GuardFindings, PlacementGuards } from './placement-guards';
+import { DiscountGuessLimit } from './discount-guess-limit';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
 
 const IDEMPOTENCY_SCOPE = 'order.place';
@@ -67,6 +68,7 @@ export class OrderPlacementService {
     private readonly userContacts: UserContacts,
     private readonly pricer: OrderPricer,
     private readonly guards: PlacementGuards,
+    private readonly guessing: DiscountGuessLimit,
   ) {}
 
   async placeOrder(
@@ -82,16 +84,19 @@ export class OrderPlacementService {
       this.config.rateLimitOrderPerMinute,
       60,
     );
+    // R71: a code is counted as a guess until the guards find it known.
+    const guess = await this.guessing.admit(clientIp, dto);
+    const findings: GuardFindings = { unknownCode: false };
     const fingerprint = requestHash(normalised(dto));
     // R21: one transaction.
-    const outcome = await this.events.transaction(async (manager, publish) => {
+    const placing = this.events.transaction(async (manager, publish) => {
       if (key) {
         const start = await this.idempotency.begin(manager, IDEMPOTENCY_SCOPE, key, fingerprint);
         if (start.kind === 'replay') {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const created = await this.createOrder(manager, dto, publish);
+      const created = await this.createOrder(manager, dto, publish, findings);
       if (key) {
         await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
           status: 201,
@@ -101,6 +106,7 @@ export class OrderPlacementService {
       }
       return { replayed: false, status: 201, body: created.answer, created };
     });
+    const outcome = await placing.finally(() => this.guessing.settle(guess, findings.unknownCode));
     if (!outcome.replayed) ordersPlaced.inc();
     let body: OrderResponseDto;
     if (outcome.replayed) {
@@ -140,13 +146,14 @@ export class OrderPlacementService {
     manager: EntityManager,
     dto: PlaceOrderDto,
     publish: PublishOrderEvent,
+    findings: GuardFindings,
   ): Promise<{
     answer: OrderResponseDto;
     order: OrderEntity;
     businessExtra: Record<string, unknown>;
   }> {
     // The placement's guards, in order; the first that fails refuses the order.
-    const { state } = await this.guards.run(manager, dto, 'place');
+    const { state } = await this.guards.run(manager, dto, 'place', findings);
     const { processor, handOver, lines: pricedLines } = state;
     const { menu, business } = state.orderable;
     const price = state.price!;

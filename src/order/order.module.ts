@@ -8,6 +8,7 @@ import {
 import { DiscountModule } from '../discount';
 import { PlacementGuards } from './placement-guards';
 import { OrderPricer } from './order-pricer';
+import { DiscountGuessLimit } from './discount-guess-limit';
 import { OrderQuoteService } from './order-quote.service';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
@@ -67,6 +68,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderPlacementService,
     OrderPricer,
     PlacementGuards,
+    DiscountGuessLimit,
     OrderQuoteService,
     OrderUpdateService,
     OrderInboxService,
