@@ -13,6 +13,7 @@ import { StorefrontCache } from './storefront-cache';
 import { StorefrontDocumentRepository } from './storefront-document.repository';
 import { StorefrontController } from './storefront.controller';
 import { StorefrontQrController } from './storefront-qr.controller';
+import { QrRenderer } from './qr-renderer';
 import { StorefrontQrService } from './storefront-qr.service';
 import { StorefrontRepository } from './storefront.repository';
 import { StorefrontService } from './storefront.service';
@@ -39,6 +40,7 @@ import { StorefrontService } from './storefront.service';
     StorefrontDocumentRepository,
     StorefrontService,
     StorefrontQrService,
+    QrRenderer,
     FeaturedUrlChecks,
   ],
   exports: [EntityService, EntityTypeRegistry, FeaturedUrlChecks, StorefrontService],
