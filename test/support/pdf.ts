@@ -10,6 +10,8 @@ export interface PdfText {
   font: string;
   /** What each glyph stands for, left to right as drawn (a ligature is several characters). */
   glyphs: string[];
+  /** The glyphs' ids in the embedded font: one letter in two forms is two ids. */
+  ids: number[];
   text: string;
 }
 
@@ -80,6 +82,7 @@ export function pdfTexts(pdf: Buffer): PdfText[] {
     let font = { name: '', map: new Map<number, string>() };
     for (const block of content.matchAll(/BT([\s\S]*?)ET/g)) {
       const glyphs: string[] = [];
+      const ids: number[] = [];
       for (const op of block[1].matchAll(
         /\/(F\d+) [\d.]+ Tf|\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g,
       )) {
@@ -90,11 +93,13 @@ export function pdfTexts(pdf: Buffer): PdfText[] {
         const shown = op[2] ?? `<${op[3]}>`;
         for (const hex of shown.matchAll(/<([0-9a-fA-F]*)>/g)) {
           for (let i = 0; i + 4 <= hex[1].length; i += 4) {
-            glyphs.push(font.map.get(parseInt(hex[1].slice(i, i + 4), 16)) ?? '\ufffd');
+            const id = parseInt(hex[1].slice(i, i + 4), 16);
+            ids.push(id);
+            glyphs.push(font.map.get(id) ?? '\ufffd');
           }
         }
       }
-      if (glyphs.length) texts.push({ font: font.name, glyphs, text: glyphs.join('') });
+      if (glyphs.length) texts.push({ font: font.name, glyphs, ids, text: glyphs.join('') });
     }
   }
   return texts;
@@ -103,4 +108,10 @@ export function pdfTexts(pdf: Buffer): PdfText[] {
 /** The pages of a PDF (its page objects). */
 export function pageCount(pdf: Buffer): number {
   return pdf.toString('latin1').match(/\/Type \/Page\b(?!s)/g)?.length ?? 0;
+}
+
+/** The fonts a PDF embeds, by name (without the subset prefix). */
+export function embeddedFonts(pdf: Buffer): string[] {
+  const names = [...pdf.toString('latin1').matchAll(/\/BaseFont \/(?:[A-Z]{6}\+)?([^\s/]+)/g)];
+  return [...new Set(names.map((match) => match[1]))].sort();
 }
