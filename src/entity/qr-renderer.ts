@@ -11,9 +11,11 @@ const JOB_TIMEOUT_MS = 30_000;
 const WORKER_HEAP_MB = 96;
 
 interface Pending {
+  id: number;
+  job: RenderJob;
   resolve(outcome: RenderOutcome): void;
   reject(error: Error): void;
-  timer: NodeJS.Timeout;
+  timer?: NodeJS.Timeout;
 }
 
 function spawn(): Worker {
@@ -36,36 +38,45 @@ function unavailable(): ApiError {
 /**
  * Builds QR codes and table sheets on a worker thread of its own, one job
  * after another, so that their CPU time never holds the event loop that
- * answers every other request. The thread starts with the first job; one
- * that dies or hangs fails the jobs it held (503) and the next job starts
- * a new one.
+ * answers every other request; the thread runs at the lowest CPU priority
+ * where the system allows it, so on a busy machine the requests come first.
+ * Jobs wait their turn here; a job that dies or hangs on the thread (30 s of
+ * its own) is refused with 503, and the next one starts a new thread.
  */
 // R73: costly public answers are bounded.
 @Injectable()
 export class QrRenderer implements OnModuleDestroy {
   private readonly logger = new Logger('QrRenderer');
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
+  /** Jobs waiting their turn, oldest first. */
+  private readonly queue: Pending[] = [];
+  /** The job on the thread now: one at a time, so its timeout counts its own time only. */
+  private current: Pending | undefined;
   private nextId = 1;
 
   render(job: RenderJob): Promise<RenderOutcome> {
-    const worker = this.running();
-    const id = this.nextId++;
     return new Promise<RenderOutcome>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.logger.error(
-          `A QR job took longer than ${JOB_TIMEOUT_MS} ms; restarting the renderer`,
-        );
-        this.fail(worker, unavailable());
-      }, JOB_TIMEOUT_MS);
-      this.pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ id, job } satisfies WorkerRequest);
+      this.queue.push({ id: this.nextId++, job, resolve, reject });
+      this.dispatch();
     });
   }
 
   async onModuleDestroy(): Promise<void> {
     const worker = this.worker;
     if (worker) this.fail(worker, unavailable());
+    for (const job of this.queue.splice(0)) job.reject(unavailable());
+  }
+
+  private dispatch(): void {
+    if (this.current || this.queue.length === 0) return;
+    const worker = this.running();
+    const job = this.queue.shift()!;
+    job.timer = setTimeout(() => {
+      this.logger.error(`A QR job took longer than ${JOB_TIMEOUT_MS} ms; restarting the renderer`);
+      this.fail(worker, unavailable());
+    }, JOB_TIMEOUT_MS);
+    this.current = job;
+    worker.postMessage({ id: job.id, job: job.job } satisfies WorkerRequest);
   }
 
   private running(): Worker {
@@ -84,24 +95,30 @@ export class QrRenderer implements OnModuleDestroy {
   }
 
   private settle(reply: WorkerReply): void {
-    const job = this.pending.get(reply.id);
-    if (!job) return;
-    this.pending.delete(reply.id);
+    const job = this.current;
+    if (!job || job.id !== reply.id) return;
+    this.current = undefined;
     clearTimeout(job.timer);
     if ('error' in reply) job.reject(new Error(`QR rendering failed: ${reply.error}`));
     else if (reply.ok) job.resolve({ ok: true, body: reply.body });
     else job.resolve({ ok: false, tooLong: reply.tooLong });
+    this.dispatch();
   }
 
-  /** Ends the thread and refuses every job it held; the next job starts a new one. */
+  /**
+   * Ends the thread and refuses the job it held; the jobs still waiting go
+   * to a new thread.
+   */
   private fail(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
-    for (const job of this.pending.values()) {
+    const job = this.current;
+    this.current = undefined;
+    if (job) {
       clearTimeout(job.timer);
       job.reject(error);
     }
-    this.pending.clear();
     void worker.terminate();
+    setImmediate(() => this.dispatch());
   }
 }

@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { constants, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { render, RenderJob } from './render';
 
@@ -17,6 +19,22 @@ export type WorkerReply =
  * at a time, so that their CPU time (a 200-table sheet takes a good part of
  * a second) never holds the service's event loop.
  */
+/**
+ * Background work: on Linux a thread has a nice value of its own, so this
+ * one steps back behind the service's event loop and the database when the
+ * CPU is short. Elsewhere it keeps the process's priority.
+ */
+function lowerPriority(): void {
+  try {
+    const thread = /task\/(\d+)$/.exec(readlinkSync('/proc/thread-self'))?.[1];
+    if (thread) setPriority(Number(thread), constants.priority.PRIORITY_LOW);
+  } catch {
+    // Not Linux, or not allowed: the thread runs at the process's priority.
+  }
+}
+
+lowerPriority();
+
 parentPort!.on('message', (request: WorkerRequest) => {
   render(request.job).then(
     (outcome) => {
