@@ -3,6 +3,7 @@ import { TeamModule } from '../team';
 import { EntityAccess } from './entity-access';
 import { EntityController } from './entity.controller';
 import { EntityRepository } from './entity.repository';
+import { EntityListService } from './entity-list.service';
 import { EntityService } from './entity.service';
 import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
@@ -12,6 +13,7 @@ import { StorefrontCache } from './storefront-cache';
 import { StorefrontDocumentRepository } from './storefront-document.repository';
 import { StorefrontController } from './storefront.controller';
 import { StorefrontQrController } from './storefront-qr.controller';
+import { QrRenderer } from './qr-renderer';
 import { StorefrontQrService } from './storefront-qr.service';
 import { StorefrontRepository } from './storefront.repository';
 import { StorefrontService } from './storefront.service';
@@ -32,11 +34,13 @@ import { StorefrontService } from './storefront.service';
     OrderableMenuRepository,
     StorefrontRepository,
     EntityService,
+    EntityListService,
     ListPageCache,
     StorefrontCache,
     StorefrontDocumentRepository,
     StorefrontService,
     StorefrontQrService,
+    QrRenderer,
     FeaturedUrlChecks,
   ],
   exports: [EntityService, EntityTypeRegistry, FeaturedUrlChecks, StorefrontService],
