@@ -127,6 +127,8 @@ export async function startService(
     // The load comes from one address; the limits would refuse it by design.
     RATE_LIMIT_ORDER_PER_MINUTE: '100000',
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
+    RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
+    RATE_LIMIT_QR_SHEET_PER_MINUTE: '100000',
     ...extraEnv,
   };
   const startedAt = performance.now();

@@ -9,6 +9,7 @@ import {
   longTailStorefront,
   OPTION_GROUPS,
   Seeded,
+  SMALL_MENU_META_KEY,
   SeededItem,
 } from './seed';
 import { reportPath } from './report-bench';
@@ -51,6 +52,9 @@ export function requestOf(load: Load, context: RequestContext): Request {
   switch (load.request) {
     case 'storefront':
       return { ...get, url: base + paths.storefront };
+    case 'small storefront':
+      // One reader at a time: the latency of a read, not of a queue.
+      return { ...get, url: base + paths.smallStorefront, connections: 1 };
     case 'list':
       return { ...get, url: base + paths.list };
     case 'order':
@@ -114,6 +118,7 @@ export async function currentEtag(load: Load, context: RequestContext): Promise<
 
 interface Paths {
   storefront: string;
+  smallStorefront: string;
   list: string;
   order: string;
   login: string;
@@ -123,6 +128,7 @@ export function pathsOf(seeded: Seeded): Paths {
   const core = `/public/api/v1/${NS}`;
   return {
     storefront: `${core}/storefront/${BUSINESS_META_KEY}/menu/${BIG_MENU_META_KEY}`,
+    smallStorefront: `${core}/storefront/${BUSINESS_META_KEY}/menu/${SMALL_MENU_META_KEY}`,
     list:
       `${core}/smart-meta-manager/entity/${NS}_business_menu_item?parent_entity_type=${NS}_business_menu` +
       `&parent_entity_uuid=${seeded.bigMenuUuid}&per_page=100&sort_by=extra_data.sort_position&sort_order=asc`,

@@ -13,7 +13,14 @@ import { SCENARIOS } from './scenarios';
 import { Load, Phase, Scenario } from './scenario-types';
 import { currentEtag, Request, RequestContext, requestOf } from './requests';
 import { LONG_TAIL_BUSINESSES, primeLongTail, Seeded, seedLongTail } from './seed';
-import { measureCsvExport, prepareReportOrders, reportPath } from './report-bench';
+import {
+  linesCsv,
+  measureCsvExport,
+  prepareLineOrders,
+  prepareReportOrders,
+  yearCsv,
+} from './report-bench';
+import { sheetsBeside } from './sheets-beside';
 import { measureMailDrain } from './mail-drain';
 import type { SmtpSink } from '../test/support/smtp-sink';
 import { LoadAnswer, LoadSpec, LoadSummary } from './types';
@@ -81,15 +88,17 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
   const drain = () => (row.drainOutbox ? waitForOutboxDrain(state.dbUrl) : Promise.resolve());
 
   if (row.prepare === 'report orders') await prepareReportOrders(state.dbUrl, state.seeded);
+  if (row.prepare === 'line orders') await prepareLineOrders(state.dbUrl, state.seeded);
   const owner = { 'x-api-key': state.apiKey, authorization: `Bearer ${state.seeded.token}` };
+  const download =
+    row.measure === 'csv export'
+      ? yearCsv(NS, state.seeded)
+      : row.measure === 'csv export with lines'
+        ? linesCsv(NS, state.seeded)
+        : undefined;
   const csv =
-    reported && row.measure === 'csv export'
-      ? await measureCsvExport(
-          state.service.base,
-          reportPath(NS, state.seeded, 'csv'),
-          owner,
-          state.service.child.pid!,
-        )
+    reported && download
+      ? await measureCsvExport(state.service.base, download, owner, state.service.child.pid!)
       : undefined;
   const mailDrain =
     reported && row.measure === 'mail drain' && state.smtp
@@ -106,11 +115,13 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
         ? await currentEtag(row.service, contextOf(state))
         : undefined;
     const before = row.orderCheck ? await countOrders(state.dbUrl) : 0;
+    const side = row.beside === 'table sheets' ? sheetsBeside(state.service.base) : undefined;
     const answer = await load(
       state.loader,
       row.service.name,
       requestOf(row.service, contextOf(state, etag)),
     );
+    await side?.stop();
     if (row.orderCheck) {
       const check = checkOrders(answer, before, await countOrders(state.dbUrl));
       state.checks[row.orderCheck.into] = check;
@@ -148,6 +159,8 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     targetP50Ms: row.targetP50Ms,
     csv,
     mailDrain,
+    targetRowsPerSecond: row.targetRowsPerSecond,
+    targetRssGrowthMiB: row.targetRssGrowthMiB,
     expectedStatus: row.expectedStatus,
     serviceRssAfterMiB: row.service ? peakRssMiB(state.service.child.pid) : undefined,
     ceilingRssAfterMiB:

@@ -12,6 +12,7 @@ export interface Load {
   at: 'service' | 'ceiling' | 'floor';
   request:
     | 'storefront'
+    | 'small storefront'
     | 'list'
     | 'order'
     | 'priced order'
@@ -39,7 +40,7 @@ export interface Scenario {
   /** The row's id in the table. */
   id: string;
   /** The BENCH_ONLY name that selects it. */
-  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P11' | 'P18';
+  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P11' | 'P16' | 'P17' | 'P18';
   title: string;
   /** The service run the row is measured and reported in. */
   phase: Phase;
@@ -66,9 +67,14 @@ export interface Scenario {
    */
   unanalyzed?: boolean;
   /** Seed what the row reads before its service load. */
-  prepare?: 'long tail' | 'report orders';
-  /** A measure other than a load: P8's one download of the year's CSV, P18's mail backlog. */
-  measure?: 'csv export' | 'mail drain';
+  prepare?: 'long tail' | 'report orders' | 'line orders';
+  /** A measure other than a load: one download of a CSV (P8's year, P16's lines), P18's mail backlog. */
+  measure?: 'csv export' | 'csv export with lines' | 'mail drain';
+  /** The targets of a CSV download. */
+  targetRowsPerSecond?: number;
+  targetRssGrowthMiB?: number;
+  /** Work the service does beside the row's load while it is measured (P17's table sheets). */
+  beside?: 'table sheets';
   /** Count stored orders around the service load and compare them with its 201 answers. */
   orderCheck?: { into: 'orderCheck' | 'cardOrderCheck'; logAs: string };
   /** Wait for the outbox to send the placed orders' mails after each load. */

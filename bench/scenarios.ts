@@ -263,6 +263,31 @@ export const SCENARIOS: Scenario[] = [
     outsideRssBudget: true,
     prepare: 'report orders',
     measure: 'csv export',
+    targetRowsPerSecond: 50_000,
+    targetRssGrowthMiB: 50,
+  },
+  {
+    // A batch is sized by its rows, lines included: orders of many lines stay flat too.
+    id: 'P16',
+    only: 'P16',
+    title: 'P16 CSV with lines=true, 500 orders of 100 lines: VmRSS growth while streaming',
+    phase: 'cache off',
+    outsideRssBudget: true,
+    prepare: 'line orders',
+    measure: 'csv export with lines',
+    targetRssGrowthMiB: 50,
+  },
+  {
+    // The sheets render on their own thread: the event loop keeps answering storefront reads.
+    id: 'P17',
+    only: 'P17',
+    title:
+      'P17 storefront of 100 items (cache off, one connection) beside rounds of 20 parallel 200-table sheets',
+    phase: 'cache off',
+    outsideRssBudget: true,
+    service: { name: 'P17 storefront beside sheets', at: 'service', request: 'small storefront' },
+    beside: 'table sheets',
+    targetP99Ms: 100,
   },
   {
     // A service of its own, whose mail goes to the bench's SMTP server (the

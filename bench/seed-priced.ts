@@ -17,6 +17,7 @@ export const PRICING = {
 export const DISCOUNT = { code: 'BENCH10', kind: 'percent', value: '10' };
 
 export interface SeededPricing {
+  businessUuid: string;
   menuUuid: string;
   items: SeededItem[];
 }
@@ -66,5 +67,5 @@ export async function seedPriced(api: Api, token: string): Promise<SeededPricing
     201,
     token,
   );
-  return { menuUuid: menu.uuid, items };
+  return { businessUuid: business.uuid, menuUuid: menu.uuid, items };
 }

@@ -21,7 +21,7 @@ const FULFILMENT = {
 };
 const ADDRESS = '4 Admiralty Way, Lekki';
 
-// R72: delivery by zone.
+// R79: delivery by zone.
 describe('placing a delivery priced by its zone', () => {
   let t: TestApp;
   let clock: Clock;

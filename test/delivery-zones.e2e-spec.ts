@@ -20,8 +20,8 @@ const FULFILMENT = {
   delivery: { minimum_order_amount: '8000.00', zones: LAGOS_ZONES },
 };
 
-// R71: delivery zones.
-// R73: delivery quote.
+// R78: delivery zones.
+// R80: delivery quote.
 describe('delivery zones on a menu, and the delivery quote', () => {
   let t: TestApp;
   let owner: TestUser;
@@ -272,5 +272,32 @@ describe('delivery zones on a menu, and the delivery quote', () => {
         .send({ menu_uuid: menu.uuid, ...at(LEKKI) });
       expect(res.status).toBe(401);
     });
+  });
+});
+
+// R71: a delivery quote is a quote: its allowance per IP is the quotes'.
+describe('delivery quotes from one address', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({ RATE_LIMIT_QUOTE_PER_MINUTE: '2' });
+  });
+  afterAll(() => t?.close());
+
+  it('are refused with 429 past the quotes’ allowance per minute, others not', async () => {
+    const owner = await createUser(t);
+    const business = await newBusiness(t, owner);
+    const zoned = await newMenu(t, owner, business, { extra_data: { fulfilment: FULFILMENT } });
+    const from = (ip: string) =>
+      t.http
+        .post(`${t.orders}/delivery/quote`)
+        .set({ 'x-api-key': t.config.apiKeys[0], 'x-forwarded-for': ip })
+        .send({ menu_uuid: zoned.uuid, ...at(LEKKI) });
+    expectOk(await from('10.9.9.1'));
+    expectOk(await from('10.9.9.1'));
+    const third = await from('10.9.9.1');
+    expectError(third, 429, 'RATE_LIMITED');
+    expect(third.headers['retry-after']).toBeDefined();
+    expectOk(await from('10.9.9.2'));
   });
 });

@@ -1,4 +1,4 @@
-import { newCatalog } from './support/entity';
+import { newCatalog, newMenu } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { TestUser } from './support/factory';
 import {
@@ -179,6 +179,39 @@ describe('discount codes', () => {
       expect(await discountCount()).toBe(before);
     });
 
+    // R76: a code's menus are the business's.
+    it("refuses menu_uuids naming another business's menu, an unknown uuid or none with 422, on create and update, storing nothing", async () => {
+      const kept = await createCode({ menu_uuids: [team.catalog.menu.uuid] });
+      const before = await discountCount();
+      const stored = async () =>
+        (
+          await t.dataSource.query('SELECT menu_uuids FROM discounts WHERE uuid = $1', [kept.uuid])
+        )[0].menu_uuids;
+      for (const menus of [
+        [team.other.menu.uuid],
+        [team.catalog.menu.uuid, '6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b'],
+        [team.catalog.business.uuid],
+        [],
+      ]) {
+        const created = await t.http
+          .post(path(business()))
+          .set(team.manager.headers)
+          .send({ code: uniqueCode(), kind: 'percent', value: '10', menu_uuids: menus });
+        expectError(created, 422, 'UNPROCESSABLE');
+        expect(created.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+          'menu_uuids',
+        ]);
+        const updated = await t.http
+          .put(path(business(), kept.uuid))
+          .set(team.owner.headers)
+          .send({ menu_uuids: menus });
+        expectError(updated, 422, 'UNPROCESSABLE');
+        expect(updated.body.error.details[0].field).toBe('menu_uuids');
+      }
+      expect(await discountCount()).toBe(before);
+      expect(await stored()).toEqual([team.catalog.menu.uuid]);
+    });
+
     it('a code is unique per business without regard to case (409), also after it was deleted', async () => {
       const code = uniqueCode();
       const first = await createCode({ code });
@@ -269,7 +302,10 @@ describe('discount codes', () => {
       ['expired', async () => createCode({ ends_at: '2020-01-01T00:00:00Z' }), 'expired'],
       [
         'for another menu',
-        async () => createCode({ menu_uuids: ['00000000-0000-4000-8000-000000000000'] }),
+        async () => {
+          const another = await newMenu(t, team.owner, team.catalog.business);
+          return createCode({ menu_uuids: [another.uuid] });
+        },
         'does not apply to this menu',
       ],
       [

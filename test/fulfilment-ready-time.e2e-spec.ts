@@ -134,4 +134,45 @@ describe('ready times: set on acceptance, set by the team, seen by the guest', (
     );
     expect(row.estimated_ready_at).toBeNull();
   });
+
+  // R75: a ready time within a week.
+  it('takes a ready time up to 7 days either side of now, and refuses one beyond with 422, changing nothing', async () => {
+    const order = await placeOrder(t, orderBody(shop));
+    const stored = async () =>
+      (
+        await t.dataSource.query('SELECT estimated_ready_at FROM orders WHERE uuid = $1', [
+          order.uuid,
+        ])
+      )[0].estimated_ready_at;
+    for (const sent of [
+      '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+      // The clock keeps running from NOW: a minute past each bound.
+      '2026-06-08T10:01:00Z',
+      '2026-05-25T09:59:00Z',
+    ]) {
+      const res = await updateOrderRequest(t, owner.headers, order.uuid, {
+        estimated_ready_at: sent,
+      });
+      expectError(res, 422, 'UNPROCESSABLE');
+      const [detail] = res.body.error.details;
+      expect(detail.field).toBe('estimated_ready_at');
+      expect(detail.earliest).toMatch(/^2026-05-25T10:00:/);
+      expect(detail.latest).toMatch(/^2026-06-08T10:00:/);
+      expect(await stored()).toBeNull();
+    }
+    const badDate = await updateOrderRequest(t, owner.headers, order.uuid, {
+      estimated_ready_at: '2026-13-01T10:00:00Z',
+    });
+    expectError(badDate, 400, 'VALIDATION_FAILED');
+    expect(badDate.body.error.details[0].field).toBe('estimated_ready_at');
+    expect(await stored()).toBeNull();
+
+    for (const sent of ['2026-06-08T09:59:00Z', '2026-05-25T10:01:00Z']) {
+      const set = expectOk(
+        await updateOrderRequest(t, staff.headers, order.uuid, { estimated_ready_at: sent }),
+      );
+      expect(set.estimated_ready_at).toBe(new Date(sent).toISOString());
+    }
+  });
 });

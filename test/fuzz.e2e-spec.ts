@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { newCatalog } from './support/entity';
+import { oddString, unstorable, weirdValue } from './support/fuzz-values';
 import { createUser, TestUser } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -73,83 +74,15 @@ function resolve(schema: Schema | undefined): Schema {
   return current;
 }
 
-/** A marker replaced in the body text by nesting of that depth (built as text, not as a value). */
-const DEEP = '\u0001deep:';
-
-const ODD_STRINGS = [
-  '',
-  ' ',
-  'a\u0000b',
-  '\u0000',
-  '\ud800',
-  'x\udfff',
-  '\ud83c\udf55',
-  '\u202eevil',
-  "' OR '1'='1",
-  "'; DROP TABLE users; --",
-  '$.extra_data[*]',
-  'extra_data.a->>0',
-  'extra_data.__proto__',
-  '__proto__',
-  'constructor',
-  '../../etc/passwd',
-  '%00',
-  '%ED%A0%80',
-  '{{7*7}}',
-  '<script>alert(1)</script>',
-  'NaN',
-  'Infinity',
-  '-1',
-  '0',
-  '1e309',
-  '9'.repeat(40),
-  'null',
-  '[]',
-  '{"a":1}',
-  'Enable',
-  'ENABLED',
-  'svc_business',
-  '00000000-0000-0000-0000-000000000000',
-  'ünïcödé ✓',
-];
-
-/** Text PostgreSQL cannot store, hidden in ordinary text. */
-const unstorable = fc
-  .tuple(
-    fc.stringMatching(/^[a-z@.]{0,8}$/),
-    fc.constantFrom('\u0000', '\ud800', '\udbff', '\udc00', '\udfff'),
-    fc.stringMatching(/^[a-z@.]{0,8}$/),
-  )
-  .map(([head, bad, tail]) => `${head}${bad}${tail}`);
-
-const oddString = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...ODD_STRINGS) },
-  { weight: 4, arbitrary: unstorable },
-  { weight: 1, arbitrary: fc.string({ maxLength: 40, unit: 'binary' }) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 20, unit: 'grapheme' }) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 3 }).map((n) => 'x'.repeat(n * 70_000)) },
-  { weight: 1, arbitrary: fc.integer({ min: 1, max: 2000 }).map((n) => 'y'.repeat(n)) },
-);
-
-const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
-  oddString,
-  oddString,
-  fc.constant(null),
-  fc.constant([]),
-  fc.constant({}),
-  fc.constant([[]]),
-  fc.constant([null]),
-  fc.constant({ '': null }),
-  fc.boolean(),
-  fc.constantFrom(0, -1, 1.5, 1e308, -1e308, 2 ** 53 + 1, 1e-300),
-  oddString,
-  fc.array(oddString, { maxLength: 3 }),
-  fc.dictionary(oddString, oddString, { maxKeys: 3 }),
-  fc.constantFrom(20, 31, 32, 33, 40, 5000).map((depth) => `${DEEP}${depth}`),
-);
-
 /** Records of the fuzzed app, so generated requests also name things that exist. */
-const known = { uuids: [] as string[], types: [] as string[], metaKeys: [] as string[] };
+const known = {
+  uuids: [] as string[],
+  types: [] as string[],
+  metaKeys: [] as string[],
+  /** The businesses' and the menus' keys apart, so a storefront path often names a real menu. */
+  businessKeys: [] as string[],
+  menuKeys: [] as string[],
+};
 
 /** A plausible value for a field, by its name, so one broken field is often the only defect. */
 function byName(name: string | undefined): fc.Arbitrary<unknown> | undefined {
@@ -158,6 +91,8 @@ function byName(name: string | undefined): fc.Arbitrary<unknown> | undefined {
   if (/email/.test(name)) return fc.emailAddress();
   if (/uuid$|^owned_by$|^uuid$/.test(name)) return fc.constantFrom(...known.uuids);
   if (/entity_type$|^type$/.test(name)) return fc.constantFrom(...known.types);
+  if (name === 'business_meta_key') return fc.constantFrom(...known.businessKeys);
+  if (name === 'menu_meta_key') return fc.constantFrom(...known.menuKeys);
   if (/meta_key$/.test(name)) return fc.constantFrom(...known.metaKeys);
   return undefined;
 }
@@ -286,6 +221,26 @@ interface FuzzRequest {
 
 const oddShort = oddString.filter((text) => text.length < 5000);
 
+/**
+ * Path values; a storefront path (a business's and a menu's key) names a
+ * business with one of its own menus most of the time, so the routes behind
+ * it (the QR codes of long, non-ASCII addresses among them) are reached.
+ */
+function pathValuesFor(
+  pathRecord: Record<string, fc.Arbitrary<unknown>>,
+): fc.Arbitrary<Record<string, unknown>> {
+  const any = fc.record(pathRecord);
+  if (!('business_meta_key' in pathRecord && 'menu_meta_key' in pathRecord)) return any;
+  const storefront = fc
+    .tuple(fc.nat({ max: known.businessKeys.length - 1 }), any)
+    .map(([i, values]) => ({
+      ...values,
+      business_meta_key: known.businessKeys[i],
+      menu_meta_key: known.menuKeys[i],
+    }));
+  return fc.oneof({ weight: 3, arbitrary: storefront }, { weight: 1, arbitrary: any });
+}
+
 function requestFor(op: Operation): fc.Arbitrary<FuzzRequest> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
@@ -314,7 +269,7 @@ function requestFor(op: Operation): fc.Arbitrary<FuzzRequest> {
   return fc
     .record({
       defect: fc.constantFrom(...defects),
-      pathValues: fc.record(pathRecord),
+      pathValues: pathValuesFor(pathRecord),
       query: validQuery,
       body: op.body ? fromSchema(op.body) : weirdValue,
       pick: fc.nat(),
@@ -524,9 +479,29 @@ describe('fuzzing every operation of openapi/openapi.json', () => {
     t = await startTestApp({
       RATE_LIMIT_AUTH_PER_MINUTE: '100000',
       RATE_LIMIT_ORDER_PER_MINUTE: '100000',
+      RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
+      RATE_LIMIT_UNKNOWN_CODE_PER_MINUTE: '100000',
+      RATE_LIMIT_QR_PER_MINUTE: '100000',
+      RATE_LIMIT_QR_SHEET_PER_MINUTE: '100000',
     });
     user = await createUser(t);
     const catalog = await newCatalog(t, user, { items: [{}, {}] });
+    // Storefronts whose addresses are long and not ASCII: the longest meta_keys written now
+    // (120 characters, four UTF-8 bytes each), and 255 CJK characters stored before that rule.
+    const written = await newCatalog(t, user, {
+      business: { meta_key: '🍕'.repeat(120) },
+      menu: { meta_key: '🥘'.repeat(120) },
+    });
+    const legacy = await newCatalog(t, user);
+    const [legacyBusiness, legacyMenu] = ['餐'.repeat(255), '菜'.repeat(255)];
+    await t.dataSource.query('UPDATE entities SET meta_key = $1 WHERE uuid = $2', [
+      legacyBusiness,
+      legacy.business.uuid,
+    ]);
+    await t.dataSource.query('UPDATE entities SET meta_key = $1 WHERE uuid = $2', [
+      legacyMenu,
+      legacy.menu.uuid,
+    ]);
     const ns = t.config.namespace;
     known.types = [`${ns}_business`, `${ns}_business_menu`, `${ns}_business_menu_item`];
     known.uuids = [
@@ -535,7 +510,13 @@ describe('fuzzing every operation of openapi/openapi.json', () => {
       catalog.menu.uuid,
       ...catalog.items.map((item) => item.uuid),
     ];
-    known.metaKeys = [catalog.business.meta_key ?? 'shop', catalog.menu.meta_key ?? 'menu'];
+    known.businessKeys = [
+      catalog.business.meta_key ?? 'shop',
+      written.business.meta_key!,
+      legacyBusiness,
+    ];
+    known.menuKeys = [catalog.menu.meta_key ?? 'menu', written.menu.meta_key!, legacyMenu];
+    known.metaKeys = [...known.businessKeys, ...known.menuKeys];
     const rows: Array<{ table_name: string }> = await t.dataSource.query(
       `SELECT table_name FROM information_schema.tables
         WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'

@@ -47,7 +47,7 @@ async function createWebhook(t: TestApp, user: TestUser, url: string, business: 
  * commit wakes the lane of its rows at once. The poll is set to ten minutes
  * here, so everything that arrives in this file arrived through the wake-up.
  */
-// R70: one receiver never holds back another.
+// R77: one receiver never holds back another.
 describe('outbox lanes', () => {
   let database: TestDatabase;
   let t: TestApp;

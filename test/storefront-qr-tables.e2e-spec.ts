@@ -2,6 +2,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { Response } from 'supertest';
 import { newCatalog } from './support/entity';
+import { pageCount, pdfTexts } from './support/pdf';
 import { expectError } from './support/expect';
 import { createUser } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
@@ -18,28 +19,6 @@ function binary(res: Response, callback: (error: Error | null, body: Buffer) => 
 function decode(png: Buffer): string | undefined {
   const image = PNG.sync.read(png);
   return jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data;
-}
-
-/** The pages of a PDF (its page objects). */
-function pageCount(pdf: Buffer): number {
-  return pdf.toString('latin1').match(/\/Type \/Page\b(?!s)/g)?.length ?? 0;
-}
-
-/** The text shown by a PDF's uncompressed content streams, one entry per text object. */
-function pdfTexts(pdf: Buffer): string[] {
-  const raw = pdf.toString('latin1');
-  const texts: string[] = [];
-  for (const block of raw.match(/BT[\s\S]*?ET/g) ?? []) {
-    const shown = (block.match(/\[([^\]]*)\]\s*TJ|<([0-9a-fA-F]*)>\s*Tj/g) ?? [])
-      .map((op) =>
-        (op.match(/<([0-9a-fA-F]*)>/g) ?? [])
-          .map((hex) => Buffer.from(hex.slice(1, -1), 'hex').toString('latin1'))
-          .join(''),
-      )
-      .join('');
-    if (shown) texts.push(shown);
-  }
-  return texts;
 }
 
 /**
@@ -131,7 +110,7 @@ describe('table QR codes and the printable table sheet', () => {
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pageCount(pdf)).toBe(6); // 22 cards
     expect(pdf.toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.28 841\.89\]/);
-    const texts = pdfTexts(pdf);
+    const texts = pdfTexts(pdf).map((shown) => shown.text);
     expect(texts.filter((text) => text === 'Bistro Verde')).toHaveLength(22);
     expect(texts.filter((text) => text === 'Dinner')).toHaveLength(22);
     for (const caption of ['Table 1', 'Table 20', 'Table Patio 1', 'Table Patio 2']) {

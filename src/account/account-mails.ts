@@ -52,5 +52,5 @@ export function codeMail(
     `<p>${escapeHtml(validity)}</p>`,
     `<p>${escapeHtml(words.ignore)}</p>`,
   ].join('\n');
-  return { to: recipient.email, subject: words.subject, text, html };
+  return { to: recipient.email, subject: words.subject, text, html, secrets: [code] };
 }

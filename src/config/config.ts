@@ -62,6 +62,14 @@ export interface AppConfig {
   /** A guest's payment verify and new checkout, per order and per IP, a minute each. */
   rateLimitPaymentPerOrderPerMinute: number;
   rateLimitPaymentPerIpPerMinute: number;
+  /** Order quotes per IP a minute: an allowance of their own, apart from placement's. */
+  rateLimitQuotePerMinute: number;
+  /** Unknown discount codes per IP and menu a minute, over quotes and placements. */
+  rateLimitUnknownCodePerMinute: number;
+  /** Storefront QR images (SVG, PNG) per IP a minute. */
+  rateLimitQrPerMinute: number;
+  /** Printable table sheets (PDF) per IP a minute. */
+  rateLimitQrSheetPerMinute: number;
   storageDriver: StorageDriverName;
   maxUploadBytes: number;
   s3: S3Config | undefined;
@@ -366,6 +374,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       100000,
     ),
     rateLimitPaymentPerIpPerMinute: int(env, 'RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE', 30, 1, 100000),
+    rateLimitQuotePerMinute: int(env, 'RATE_LIMIT_QUOTE_PER_MINUTE', 60, 1, 100000),
+    rateLimitUnknownCodePerMinute: int(env, 'RATE_LIMIT_UNKNOWN_CODE_PER_MINUTE', 10, 1, 100000),
+    rateLimitQrPerMinute: int(env, 'RATE_LIMIT_QR_PER_MINUTE', 120, 1, 100000),
+    rateLimitQrSheetPerMinute: int(env, 'RATE_LIMIT_QR_SHEET_PER_MINUTE', 30, 1, 100000),
     storageDriver,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 5 * 1024 * 1024, 1, 1024 * 1024 * 1024),
     s3: storageDriver === 's3' ? s3Config(env) : undefined,

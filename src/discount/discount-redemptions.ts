@@ -14,8 +14,12 @@ export interface ApplicableDiscount {
   value: string;
 }
 
+/**
+ * Whether the code applies; when it does not, why, and whether the business
+ * has no such live code at all (`unknown`: what guessing codes runs into).
+ */
 export type DiscountCheck =
-  { ok: true; discount: ApplicableDiscount } | { ok: false; message: string };
+  { ok: true; discount: ApplicableDiscount } | { ok: false; message: string; unknown: boolean };
 
 export interface DiscountQuery {
   businessUuid: string;
@@ -46,7 +50,9 @@ export class DiscountRedemptions {
     let discount = /^[A-Za-z0-9_-]{1,32}$/.test(code)
       ? await this.repository.findByCode(manager, query.businessUuid, code, 'none')
       : null;
-    if (!discount) return { ok: false, message: `The code ${code} is not valid.` };
+    if (!discount || discount.deletedAt) {
+      return { ok: false, message: `The code ${code} is not valid.`, unknown: true };
+    }
     // R59: limits shared by simultaneous orders.
     // Only a limit can be overrun by simultaneous orders, so only a code with
     // one serialises them: a limit on all redemptions locks the code's row (read
@@ -54,7 +60,7 @@ export class DiscountRedemptions {
     // guest's orders of the code. A code without limits locks nothing.
     if (query.lock && discount.maxRedemptions !== null) {
       discount = await this.repository.findByCode(manager, query.businessUuid, code, 'row');
-      if (!discount) return { ok: false, message: `The code ${code} is not valid.` };
+      if (!discount) return { ok: false, message: `The code ${code} is not valid.`, unknown: true };
     } else if (query.lock && discount.maxRedemptionsPerEmail !== null) {
       await this.repository.lockGuestRedemptions(manager, discount.uuid, email);
     }
@@ -68,7 +74,7 @@ export class DiscountRedemptions {
       now: this.clock.now(),
       ...counts,
     });
-    if (problem) return { ok: false, message: problem };
+    if (problem) return { ok: false, message: problem, unknown: false };
     return {
       ok: true,
       discount: {

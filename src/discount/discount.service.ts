@@ -4,6 +4,7 @@ import { Clock } from '../common/clock';
 import { isUuid } from '../common/uuid';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
+import { EntityService } from '../entity';
 import { AccessPolicy } from '../team';
 import { DiscountFields, discountFields } from './domain/discount-rules';
 import { DiscountEntity } from './discount.entity';
@@ -28,6 +29,7 @@ export class DiscountService {
     private readonly access: AccessPolicy,
     private readonly repository: DiscountRepository,
     private readonly clock: Clock,
+    private readonly entities: EntityService,
   ) {}
 
   async create(
@@ -37,6 +39,7 @@ export class DiscountService {
   ): Promise<ApiResult<DiscountResponseDto>> {
     await this.access.requireAccess(user, 'discount.manage', businessUuid, NO_BUSINESS);
     const fields = this.checked(dto, null);
+    await this.checkMenus(businessUuid, dto.menu_uuids);
     const created = await this.repository.insert(businessUuid.toLowerCase(), fields);
     if (!created) throw this.taken(fields.code);
     return new ApiResult(toDiscountResponse(created, 0), 'Discount code created', undefined, 201);
@@ -64,6 +67,7 @@ export class DiscountService {
     await this.access.requireAccess(user, 'discount.manage', businessUuid, NO_BUSINESS);
     const discount = await this.find(businessUuid, uuid);
     const fields = this.checked(dto, discount);
+    await this.checkMenus(businessUuid, dto.menu_uuids);
     const updated = await this.repository.update(discount, fields);
     if (!updated) throw this.taken(fields.code);
     return this.answer(updated);
@@ -79,6 +83,26 @@ export class DiscountService {
     const { fields, faults } = discountFields(dto, current);
     if (faults.length) throw ApiError.validation(faults);
     return fields;
+  }
+
+  /**
+   * `menu_uuids`, when sent as a list, names one or more menus, each of this
+   * business (422 naming it otherwise); null or left out is every menu.
+   */
+  // R76: a code's menus are the business's.
+  private async checkMenus(businessUuid: string, sent: string[] | null | undefined): Promise<void> {
+    if (sent === undefined || sent === null) return;
+    const field = 'menu_uuids';
+    if (sent.length === 0) {
+      const message =
+        'menu_uuids must name at least one menu; leave it out (or send null) for every menu.';
+      throw ApiError.unprocessable(message, [{ field, message }]);
+    }
+    const found = await this.entities.menusOfBusiness(businessUuid, sent);
+    const foreign = sent.filter((uuid) => !found.has(uuid.toLowerCase()));
+    if (foreign.length === 0) return;
+    const message = `menu_uuids names ${foreign.length === 1 ? 'a menu' : 'menus'} this business does not have: ${foreign.join(', ')}.`;
+    throw ApiError.unprocessable(message, [{ field, message, unknown: foreign }]);
   }
 
   private taken(code: string): ApiError {

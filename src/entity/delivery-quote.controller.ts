@@ -1,4 +1,4 @@
-import { Body, HttpCode, Post } from '@nestjs/common';
+import { Body, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
@@ -7,7 +7,7 @@ import { SpaceController } from '../http/url-space';
 import { DeliveryQuoteService } from './delivery-quote.service';
 import { DeliveryQuoteDto, DeliveryQuoteResponseDto } from './dto/delivery-quote.dto';
 
-// R73: delivery quote.
+// R80: delivery quote.
 /** Delivery zones, asked before ordering, under /plugins/{ns}/{ns}-init/delivery. */
 @ApiTags('orders')
 @SpaceController('orders', 'delivery')
@@ -28,15 +28,19 @@ export class DeliveryQuoteController {
    * Outside every zone is 422 "outside the delivery area", naming the zone
    * whose boundary is nearest the point (none for an area alone); a menu
    * without zones or without delivery is 422 on `menu_uuid`; an unknown or
-   * closed menu is 404. Stores nothing.
+   * closed menu is 404. Stores nothing. Limited per IP as the order quote is
+   * (`RATE_LIMIT_QUOTE_PER_MINUTE`, 429 beyond).
    */
   @Post('quote')
   @ApiKeyOnly()
   @HttpCode(200)
   @Message('Delivery quoted')
   @ApiEnvelope(DeliveryQuoteResponseDto)
-  @ApiErrors(400, 404, 422)
-  quoteDelivery(@Body() dto: DeliveryQuoteDto): Promise<DeliveryQuoteResponseDto> {
-    return this.quotes.quote(dto);
+  @ApiErrors(400, 404, 422, 429)
+  quoteDelivery(
+    @Body() dto: DeliveryQuoteDto,
+    @Ip() ip: string,
+  ): Promise<DeliveryQuoteResponseDto> {
+    return this.quotes.quote(dto, ip);
   }
 }

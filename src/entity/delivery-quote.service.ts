@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { formatMoney, Money, parsePrice } from '../common/money';
+import { AppConfig } from '../config/config';
+import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { locationOf, quoteZone } from './domain/delivery-zones';
 import { DeliveryQuoteDto, DeliveryQuoteResponseDto } from './dto/delivery-quote.dto';
 import { EntityService } from './entity.service';
@@ -25,11 +28,25 @@ export function deliveryModeMinimum(fulfilment: Record<string, unknown> | null):
  * costs, before any cart: the same zone, fee, minimum and free delivery
  * threshold as placement, from the menu's zones held per version.
  */
+/** Delivery quotes have the quotes' allowance per IP, in a bucket of their own. */
+const QUOTE_BUCKET = 'delivery-quote-ip-minute';
+
 @Injectable()
 export class DeliveryQuoteService {
-  constructor(private readonly entities: EntityService) {}
+  constructor(
+    @InjectConfig() private readonly config: AppConfig,
+    private readonly entities: EntityService,
+    private readonly rateLimit: RateLimitService,
+  ) {}
 
-  async quote(dto: DeliveryQuoteDto): Promise<DeliveryQuoteResponseDto> {
+  async quote(dto: DeliveryQuoteDto, clientIp: string): Promise<DeliveryQuoteResponseDto> {
+    // R71: guessing where a menu delivers is limited like any quote.
+    await this.rateLimit.consume(
+      QUOTE_BUCKET,
+      clientIp || 'unknown',
+      this.config.rateLimitQuotePerMinute,
+      60,
+    );
     const location = locationOf(dto);
     if (!location.point && !location.area) {
       throw ApiError.validation(

@@ -9,6 +9,7 @@ import { EntityRecord } from './entity-record.entity';
 import { EntityValues } from './entity-sql';
 import { EntityType } from './entity-types';
 import { EntityRepository } from './entity.repository';
+import { Reader } from './domain/readable-fields';
 
 /**
  * Who may act on a business's records, as the entity routes ask it: the
@@ -95,6 +96,28 @@ export class EntityAccess {
     if (role === 'owner') return;
     const kept = Object.entries(current.extraData).filter(([key]) => isPrivateSetting(key));
     values.extraData = { ...publicExtraData(values.extraData), ...Object.fromEntries(kept) };
+  }
+
+  /**
+   * The reader every record of a list is read as, at least (see
+   * readable-fields): the caller's own records (`owned_by` = the caller)
+   * are the owner's; the children of one parent (`parent_entity_uuid`) are
+   * those of one business, read as the caller stands to it; any other list
+   * may hold other users' public records.
+   */
+  async listReader(
+    user: AuthUser | undefined,
+    ownedBy: string | undefined,
+    parentUuid: string | undefined,
+  ): Promise<Reader> {
+    if (!user) return 'public';
+    if (ownedBy !== undefined) {
+      return ownedBy.toLowerCase() === user.uuid.toLowerCase() ? 'owner' : 'public';
+    }
+    if (parentUuid === undefined) return 'public';
+    const role = await this.roleOnBusinessOf(user, parentUuid.toLowerCase());
+    if (role === undefined) return 'public';
+    return role === 'owner' ? 'owner' : 'member';
   }
 
   /** A new parent (menu or business) must be one whose menus the caller may write (403). */

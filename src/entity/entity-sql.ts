@@ -267,6 +267,19 @@ function memberScope(type: EntityType, businesses: readonly string[], params: Pa
   }
 }
 
+/**
+ * Whether a listed row belongs to one of the businesses the viewer works
+ * for, as a boolean column named `member_row`: which of a record's fields
+ * they may read depends on it.
+ */
+export function memberRowColumn(
+  type: EntityType,
+  businesses: readonly string[],
+  params: Params,
+): string {
+  return `(${memberScope(type, businesses, params)}) AS member_row`;
+}
+
 /** Own records, records of businesses the viewer works for, or public ones. */
 export function visibleTo(
   type: EntityType,

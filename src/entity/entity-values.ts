@@ -5,6 +5,13 @@ import { EntityValues } from './entity-sql';
 import { EntityType } from './entity-types';
 import { normaliseExtraData } from './extra-data';
 
+/**
+ * The longest meta_key written, in characters (Unicode code points): each
+ * becomes up to 12 characters of a percent-encoded storefront URL, which a
+ * QR code must hold.
+ */
+export const MAX_META_KEY_CODE_POINTS = 120;
+
 /** Sent and meaningful: clients send "" for "nothing" (such as `uuid: ""`). */
 export function present<T>(value: T | null | undefined | ''): value is T {
   return value !== undefined && value !== null && value !== '';
@@ -29,6 +36,18 @@ export function resolveValues(
     faults.push({
       field: 'meta_key',
       message: `meta_key is required for a ${type.label.toLowerCase()}: it names it in the storefront URL.`,
+    });
+  }
+  // R73: a meta_key short enough for a printed QR code. Written values only: a
+  // record stored before keeps its longer key until that key is changed.
+  if (
+    typeof body.meta_key === 'string' &&
+    body.meta_key !== current?.metaKey &&
+    [...body.meta_key].length > MAX_META_KEY_CODE_POINTS
+  ) {
+    faults.push({
+      field: 'meta_key',
+      message: `meta_key must be at most ${MAX_META_KEY_CODE_POINTS} characters: it is printed into the storefront URL and its QR code.`,
     });
   }
 

@@ -9,6 +9,7 @@ import { SpaceController } from '../http/url-space';
 import { EntityBodyDto } from './dto/entity-body.dto';
 import { EntityResponseDto } from './dto/entity-response.dto';
 import { ListEntitiesQueryDto, RetrieveByMetaKeyQueryDto } from './dto/list-entities-query.dto';
+import { EntityListService } from './entity-list.service';
 import { EntityService } from './entity.service';
 
 type Answer = Promise<ApiResult<EntityResponseDto>>;
@@ -33,7 +34,10 @@ function sendJson(res: Response, body: Buffer): void {
 })
 @SpaceController('core', 'smart-meta-manager/entity')
 export class EntityController {
-  constructor(private readonly entities: EntityService) {}
+  constructor(
+    private readonly entities: EntityService,
+    private readonly lists: EntityListService,
+  ) {}
 
   /**
    * Create a business, menu or item
@@ -95,7 +99,7 @@ export class EntityController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const reply = await this.entities.listEntities(user, type, query, req.headers['if-none-match']);
+    const reply = await this.lists.listEntities(user, type, query, req.headers['if-none-match']);
     res.set('ETag', reply.etag);
     if (reply.notModified) {
       res.status(304).end();

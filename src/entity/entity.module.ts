@@ -5,6 +5,7 @@ import { DeliveryQuoteService } from './delivery-quote.service';
 import { EntityAccess } from './entity-access';
 import { EntityController } from './entity.controller';
 import { EntityRepository } from './entity.repository';
+import { EntityListService } from './entity-list.service';
 import { EntityService } from './entity.service';
 import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
@@ -15,6 +16,7 @@ import { StorefrontCache } from './storefront-cache';
 import { StorefrontDocumentRepository } from './storefront-document.repository';
 import { StorefrontController } from './storefront.controller';
 import { StorefrontQrController } from './storefront-qr.controller';
+import { QrRenderer } from './qr-renderer';
 import { StorefrontQrService } from './storefront-qr.service';
 import { StorefrontRepository } from './storefront.repository';
 import { StorefrontService } from './storefront.service';
@@ -40,11 +42,13 @@ import { StorefrontService } from './storefront.service';
     OrderableMenuRepository,
     StorefrontRepository,
     EntityService,
+    EntityListService,
     ListPageCache,
     StorefrontCache,
     StorefrontDocumentRepository,
     StorefrontService,
     StorefrontQrService,
+    QrRenderer,
     FeaturedUrlChecks,
     MenuZones,
     DeliveryQuoteService,

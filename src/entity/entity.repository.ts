@@ -9,6 +9,7 @@ import {
   Params,
   ParentRow,
   escapeLike,
+  memberRowColumn,
   orderBy,
   publicScope,
   queryRecords,
@@ -34,6 +35,12 @@ function childrenVersion(uuid: string): string {
   return `coalesce((SELECT v.version FROM entity_children_versions v
     WHERE v.parent_uuid = ${uuid}::uuid), 0)::text`;
 }
+
+/**
+ * A listed record in the answer's shape; `member_row` is true for a record
+ * of a business the viewer works for (present only when they work for one).
+ */
+export type ListedRecord = EntityResponseDto & { member_row?: boolean };
 
 /** Writes, lists and single reads of the entities table, as the owner and the API see them. */
 @Injectable()
@@ -90,10 +97,14 @@ export class EntityRepository {
   async list(
     filter: EntityListFilter,
     byVersion = false,
-  ): Promise<{ records: EntityResponseDto[]; total: number; summary: string }> {
+  ): Promise<{ records: ListedRecord[]; total: number; summary: string }> {
     const { from, params } = this.listScope(filter);
     const summary = byVersion ? childrenVersion(params.add(filter.parentEntityUuid)) : FINGERPRINT;
     const fromValues = [...params.values];
+    // Rows of the businesses the viewer works for are told apart: their team reads more of them.
+    const member = filter.memberOf?.length
+      ? `, ${memberRowColumn(filter.type, filter.memberOf, params)}`
+      : '';
     const order = orderBy(filter.sort, params);
     const limit = params.add(filter.perPage);
     const offset = params.add((filter.page - 1) * filter.perPage);
@@ -101,12 +112,11 @@ export class EntityRepository {
     // records as they are. The total is a subquery run once (not count(*) OVER (), which would
     // read every matching row whole before the LIMIT, where the page alone can walk an index
     // and stop).
-    const rows: Array<EntityResponseDto & { summary?: [string, string] }> =
-      await this.dataSource.query(
-        `SELECT ${ANSWER_COLUMNS}, (SELECT ARRAY[count(*)::text, ${summary}] ${from}) AS summary
+    const rows: Array<ListedRecord & { summary?: [string, string] }> = await this.dataSource.query(
+      `SELECT ${ANSWER_COLUMNS}${member}, (SELECT ARRAY[count(*)::text, ${summary}] ${from}) AS summary
          ${from} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
-        params.values,
-      );
+      params.values,
+    );
     if (rows.length === 0) {
       // A page past the end has no row to carry the total (rare: ask for it alone).
       const [row]: Array<{ total: number; summary: string }> = await this.dataSource.query(
@@ -257,6 +267,16 @@ export class EntityRepository {
   }
 
   /** The business a record belongs to: itself, its menu's business, or its parent's. */
+  /** Which of `uuids` are menus (of `menuType`) of the business, trashed or not. */
+  async menusOf(menuType: EntityType, businessUuid: string, uuids: string[]): Promise<string[]> {
+    const rows: Array<{ uuid: string }> = await this.dataSource.query(
+      `SELECT e.uuid::text AS uuid FROM entities e
+        WHERE e.parent_entity_uuid = $1 AND e.entity_type = $2 AND e.uuid = ANY($3::uuid[])`,
+      [businessUuid, menuType.name, uuids],
+    );
+    return rows.map((row) => row.uuid);
+  }
+
   async businessUuidOf(uuid: string): Promise<string | null> {
     const rows: Array<{ business_uuid: string }> = await this.dataSource.query(
       `SELECT COALESCE(g.uuid, p.uuid, e.uuid)::text AS business_uuid

@@ -2,28 +2,21 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { ApiError } from '../http/api-error';
-import { ApiResult, pageMeta, successBody } from '../http/envelope';
+import { ApiResult } from '../http/envelope';
 import { BusinessAction } from '../team';
 import { EntityBodyDto } from './dto/entity-body.dto';
-import { EntityResponseDto, forViewer, toEntityResponse } from './dto/entity-response.dto';
 import {
-  DEFAULT_PER_PAGE,
-  ListEntitiesQueryDto,
-  MAX_PER_PAGE,
-  RetrieveByMetaKeyQueryDto,
-} from './dto/list-entities-query.dto';
+  EntityResponseDto,
+  forReader,
+  toEntityResponse,
+  toPublicEntityResponse,
+} from './dto/entity-response.dto';
+import { RetrieveByMetaKeyQueryDto } from './dto/list-entities-query.dto';
 import { EntityRecord } from './entity-record.entity';
 import { isUuid } from '../common/uuid';
-import {
-  EntityListFilter,
-  EntitySort,
-  EntityValues,
-  metaKeyConflict,
-  SortColumn,
-} from './entity-sql';
-import { listEtag, matchesEtag } from './list-etag';
-import { ListPageCache } from './list-page-cache';
+import { EntityValues, metaKeyConflict } from './entity-sql';
 import { EntityRepository } from './entity.repository';
+import { Reader } from './domain/readable-fields';
 import { EntityType, EntityTypeRegistry } from './entity-types';
 import { EntityAccess } from './entity-access';
 import { present, resolveValues } from './entity-values';
@@ -35,16 +28,9 @@ import { StorefrontCache } from './storefront-cache';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
 
-/** A list answer (the JSON bytes to send) and its ETag, or only the ETag when the client holds that answer. */
-export type ListReply =
-  { notModified: true; etag: string } | { notModified?: false; etag: string; body: Buffer };
-
-function parseSort(sortBy = 'created_at', sortOrder: 'asc' | 'desc' = 'asc'): EntitySort {
-  // sort_by passed the SORT_BY pattern in the query DTO.
-  if (sortBy.startsWith('extra_data.')) {
-    return { extraDataKey: sortBy.slice('extra_data.'.length), direction: sortOrder };
-  }
-  return { column: sortBy as SortColumn, direction: sortOrder };
+/** A record as the one who just wrote it sees it: its owner, or a member of its business. */
+function writerView(record: EntityRecord, user: AuthUser): EntityResponseDto {
+  return forReader(toEntityResponse(record), record.ownedBy === user.uuid ? 'owner' : 'member');
 }
 
 /**
@@ -63,7 +49,6 @@ export class EntityService {
     private readonly featuredUrls: FeaturedUrlChecks,
     private readonly storefrontCache: StorefrontCache,
     private readonly access: EntityAccess,
-    private readonly pages: ListPageCache,
     private readonly menuZones: MenuZones,
   ) {}
 
@@ -81,7 +66,7 @@ export class EntityService {
     if (ownedBy !== user.uuid) await this.checkParent(user, type, values, undefined);
     if (values.requestId !== null) {
       const first = await this.repository.findByRequestId(type, ownedBy, values.requestId);
-      if (first) return this.replay(type, first);
+      if (first) return this.replay(type, first, user);
     }
     if (ownedBy === user.uuid) await this.checkParent(user, type, values, undefined);
     await this.checkFeaturedUrl(user, type, values, undefined);
@@ -95,72 +80,10 @@ export class EntityService {
       // A create with the same request_id won the race: answer with its record.
       const first = await this.repository.findByRequestId(type, ownedBy, values.requestId!);
       if (!first) throw new Error('request_id conflict without a stored record');
-      return this.replay(type, first);
+      return this.replay(type, first, user);
     }
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(toEntityResponse(record), `${type.label} created`, undefined, 201);
-  }
-
-  /**
-   * A page of records with its ETag; with `ifNoneMatch` naming the current
-   * ETag, only the ETag (304), and the page is neither read nor built.
-   * A list of one parent's children (`parent_entity_uuid`) checks its ETag
-   * with one read of the parent's version, and answers from the page cache
-   * while that version is the one the page was built at; any other list
-   * reads the fingerprint of its matching records.
-   */
-  async listEntities(
-    user: AuthUser | undefined,
-    typeName: string,
-    query: ListEntitiesQueryDto,
-    ifNoneMatch?: string,
-  ): Promise<ListReply> {
-    const type = this.types.require(typeName);
-    const page = query.page ?? 1;
-    const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-    // owned_by lists stay that owner's own; without it, a member also sees the
-    // records of the businesses they work for.
-    const memberOf =
-      user && query.owned_by === undefined ? await this.access.memberBusinesses(user) : undefined;
-    const filter: EntityListFilter = {
-      type,
-      viewer: user?.uuid,
-      memberOf,
-      ownedBy: query.owned_by,
-      parentEntityType: query.parent_entity_type,
-      parentEntityUuid: query.parent_entity_uuid,
-      status: query.status,
-      metaKey: query.meta_key,
-      slug: query.slug,
-      q: query.q,
-      sort: parseSort(query.sort_by, query.sort_order),
-      page,
-      perPage,
-    };
-    const parent = filter.parentEntityUuid;
-    if (parent !== undefined && (ifNoneMatch || this.pages.enabled)) {
-      const etag = listEtag(filter, { version: await this.repository.childrenVersion(parent) });
-      if (matchesEtag(ifNoneMatch, etag)) return { notModified: true, etag };
-      const body = this.pages.get(etag);
-      if (body) return { etag, body };
-    } else if (ifNoneMatch) {
-      const etag = listEtag(filter, await this.repository.listFingerprint(filter));
-      if (matchesEtag(ifNoneMatch, etag)) return { notModified: true, etag };
-    }
-    const byVersion = parent !== undefined;
-    const { records, total, summary } = await this.repository.list(filter, byVersion);
-    const visible = records.map((record) => forViewer(record, user?.uuid));
-    const message = `${type.label} records`;
-    const body = Buffer.from(
-      JSON.stringify(successBody(visible, message, pageMeta(page, perPage, total))),
-    );
-    // The version read with the page: the page is exactly that version's.
-    const etag = listEtag(
-      filter,
-      byVersion ? { version: summary } : { total, fingerprint: summary },
-    );
-    if (byVersion) this.pages.set(etag, body);
-    return { etag, body };
+    return new ApiResult(writerView(record, user), `${type.label} created`, undefined, 201);
   }
 
   /**
@@ -177,7 +100,12 @@ export class EntityService {
     const memberOf = user ? await this.access.memberBusinesses(user) : [];
     const record = await this.repository.findVisible(type, uuid, user?.uuid, memberOf);
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
-    return new ApiResult(forViewer(toEntityResponse(record), user?.uuid), `${type.label} found`);
+    let reader: Reader = record.ownedBy === user?.uuid ? 'owner' : 'public';
+    if (reader === 'public' && memberOf.length) {
+      const business = await this.repository.businessUuidOf(record.uuid);
+      if (business && memberOf.includes(business)) reader = 'member';
+    }
+    return new ApiResult(forReader(toEntityResponse(record), reader), `${type.label} found`);
   }
 
   /**
@@ -206,8 +134,8 @@ export class EntityService {
         },
       ]);
     }
-    // A public read: private settings are left out even for the owner.
-    return new ApiResult(forViewer(toEntityResponse(found[0]), undefined), `${type.label} found`);
+    // A public read: what only the owner or the team may read is left out, whoever asks.
+    return new ApiResult(toPublicEntityResponse(found[0]), `${type.label} found`);
   }
 
   /** PUT: fields sent replace the stored ones; extra_data is replaced whole. */
@@ -246,7 +174,8 @@ export class EntityService {
       record.parentEntityUuid,
       current.parentEntityUuid,
     ]);
-    return new ApiResult(forViewer(toEntityResponse(record), user.uuid), `${type.label} updated`);
+    const reader = role === 'owner' ? 'owner' : 'member';
+    return new ApiResult(forReader(toEntityResponse(record), reader), `${type.label} updated`);
   }
 
   /**
@@ -263,10 +192,7 @@ export class EntityService {
         (await this.repository.findOfType(type, current.uuid)));
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(
-      forViewer(toEntityResponse(record), user.uuid),
-      `${type.label} moved to the trash`,
-    );
+    return new ApiResult(writerView(record, user), `${type.label} moved to the trash`);
   }
 
   /** Takes the caller's record out of the trash (409 if its meta_key was taken meanwhile). */
@@ -285,7 +211,7 @@ export class EntityService {
     }
     if (!record) throw ApiError.notFound(`${type.label} not found.`);
     this.storefrontCache.invalidate([record.uuid, record.parentEntityUuid]);
-    return new ApiResult(forViewer(toEntityResponse(record), user.uuid), `${type.label} restored`);
+    return new ApiResult(writerView(record, user), `${type.label} restored`);
   }
 
   /**
@@ -326,6 +252,19 @@ export class EntityService {
     };
   }
 
+  /** For other modules: which of these uuids name menus of the business (in the trash or not). */
+  async menusOfBusiness(businessUuid: string, uuids: readonly string[]): Promise<Set<string>> {
+    const wanted = [...new Set(uuids.filter(isUuid).map((uuid) => uuid.toLowerCase()))];
+    if (!isUuid(businessUuid) || wanted.length === 0) return new Set();
+    return new Set(
+      await this.repository.menusOf(
+        this.types.of('business_menu'),
+        businessUuid.toLowerCase(),
+        wanted,
+      ),
+    );
+  }
+
   /**
    * For other modules: 404 when there is no such live business, 403 when the
    * caller has no part in it or a role that does not allow `action`.
@@ -335,8 +274,8 @@ export class EntityService {
     if (record.trashedAt) throw ApiError.notFound('Business not found.');
   }
 
-  private replay(type: EntityType, record: EntityRecord): EntityAnswer {
-    return new ApiResult(toEntityResponse(record), `${type.label} already created`, undefined, 200);
+  private replay(type: EntityType, record: EntityRecord, user: AuthUser): EntityAnswer {
+    return new ApiResult(writerView(record, user), `${type.label} already created`, undefined, 200);
   }
 
   /** `owned_by` may be left out; anything but the caller is 403 (IDOR). */

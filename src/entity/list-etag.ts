@@ -5,7 +5,7 @@ import { EntityListFilter } from './entity-sql';
  * Changes when the bytes of a list answer change for the same records (a new
  * field, another format), so that no ETag of an older answer still matches.
  */
-const LIST_ANSWER_VERSION = 1;
+const LIST_ANSWER_VERSION = 2;
 
 /**
  * What a list answer depends on besides its parameters and its caller. For

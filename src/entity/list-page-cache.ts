@@ -6,7 +6,7 @@ import { InjectConfig } from '../config/config.module';
  * Finished list answers (the bytes sent) by ETag, in this process, at most
  * LIST_PAGE_CACHE_BYTES together (0 keeps nothing); the least recently used
  * goes first. Only answers whose ETag holds their parent's version are kept
- * (see EntityService.listEntities): a request reads the current version
+ * (see EntityListService.listEntities): a request reads the current version
  * from the database and looks up the ETag made with it, so a write anywhere,
  * in any process, moves every later request to another key, and an entry of
  * an older version is never answered; it only waits to be pushed out.

@@ -10,6 +10,12 @@ export interface MailMessage {
    * the same message to the receiving side.
    */
   messageId?: string;
+  /**
+   * Values the message carries that are secrets (a one-time code, an
+   * invitation token): a transport that writes the message to a log writes
+   * each of them redacted. The mailbox (the outbox row) keeps them.
+   */
+  secrets?: string[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TeamModule } from '../team';
 import { NotificationController } from './notification.controller';
 import { NotificationRepository } from './notification.repository';
 import { NotificationService } from './notification.service';
@@ -8,6 +9,7 @@ import { NotificationService } from './notification.service';
  * Orders, payments and webhooks add notifications in their own transactions.
  */
 @Module({
+  imports: [TeamModule],
   controllers: [NotificationController],
   providers: [NotificationRepository, NotificationService],
   exports: [NotificationRepository, NotificationService],

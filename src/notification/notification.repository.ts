@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { jsonb, queryBuilder, sql, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { BusinessMemberEntity, roleAllows } from '../team';
@@ -12,6 +12,15 @@ const db = queryBuilder<{
   notifications: Table<NotificationEntity, 'uuid' | 'data' | 'readAt' | 'createdAt'>;
   businessMembers: Table<BusinessMemberEntity>;
 }>();
+
+/**
+ * A notification about no business, or about one of the businesses the
+ * text[] parameter `businesses` holds: those whose orders the reader may
+ * read now.
+ */
+// R72: notifications follow the membership.
+const ABOUT_READABLE_BUSINESS = (businesses: string) =>
+  `((n.data ->> 'business_uuid') IS NULL OR (n.data ->> 'business_uuid') = ANY(CAST(${businesses} AS text[])))`;
 
 export interface NewNotification {
   userUuid: string;
@@ -76,41 +85,62 @@ export class NotificationRepository {
     );
   }
 
-  /** A user's notifications, newest first (index notifications_user_created_idx). */
+  /**
+   * A user's notifications, newest first (index notifications_user_created_idx).
+   * One about a business (`data.business_uuid`) is listed only while that
+   * business is among `readable`; the others always are.
+   */
   async list(
     userUuid: string,
+    readable: readonly string[],
     unreadOnly: boolean,
     page: number,
     perPage: number,
   ): Promise<{ rows: NotificationEntity[]; total: number }> {
-    const [rows, total] = await this.dataSource.manager.findAndCount(NotificationEntity, {
-      where: { userUuid, ...(unreadOnly ? { readAt: IsNull() } : {}) },
-      order: { createdAt: 'DESC', uuid: 'DESC' },
-      skip: (page - 1) * perPage,
-      take: perPage,
-    });
+    const query = this.visible(userUuid, readable);
+    if (unreadOnly) query.andWhere('n.read_at IS NULL');
+    const [rows, total] = await query
+      .orderBy('n.created_at', 'DESC')
+      .addOrderBy('n.uuid', 'DESC')
+      .skip((page - 1) * perPage)
+      .take(perPage)
+      .getManyAndCount();
     return { rows, total };
   }
 
-  async countUnread(userUuid: string): Promise<number> {
-    return this.dataSource.manager.countBy(NotificationEntity, { userUuid, readAt: IsNull() });
+  async countUnread(userUuid: string, readable: readonly string[]): Promise<number> {
+    return this.visible(userUuid, readable).andWhere('n.read_at IS NULL').getCount();
   }
 
   /**
-   * Marks the user's unread notifications read: those named, or all. Uuids of
-   * other users' notifications match nothing, whoever sends them.
+   * Marks the user's unread notifications read: those named, or all, of
+   * those listed to them (see list). Uuids of other users' notifications
+   * match nothing, whoever sends them.
    */
-  async markRead(userUuid: string, uuids: readonly string[] | undefined): Promise<number> {
+  async markRead(
+    userUuid: string,
+    readable: readonly string[],
+    uuids: readonly string[] | undefined,
+  ): Promise<number> {
     const rows: Array<{ marked: number }> = await this.dataSource.manager.query(
       `WITH marked AS (
-         UPDATE notifications SET read_at = now()
-         WHERE user_uuid = $1 AND read_at IS NULL AND ($2::uuid[] IS NULL OR uuid = ANY($2::uuid[]))
+         UPDATE notifications n SET read_at = now()
+         WHERE n.user_uuid = $1 AND n.read_at IS NULL AND ($2::uuid[] IS NULL OR n.uuid = ANY($2::uuid[]))
+           AND ${ABOUT_READABLE_BUSINESS('$3')}
          RETURNING 1
        )
        SELECT count(*)::int AS marked FROM marked`,
-      [userUuid, uuids ? [...uuids] : null],
+      [userUuid, uuids ? [...uuids] : null, [...readable]],
     );
     return rows[0].marked;
+  }
+
+  /** The user's notifications that are about no business or about one of `readable`. */
+  private visible(userUuid: string, readable: readonly string[]) {
+    return this.dataSource.manager
+      .createQueryBuilder(NotificationEntity, 'n')
+      .where('n.user_uuid = :userUuid', { userUuid })
+      .andWhere(ABOUT_READABLE_BUSINESS(':readable'), { readable: [...readable] });
   }
 
   /**

@@ -17,11 +17,15 @@ import {
   toNotificationSettingResponse,
 } from './dto/notification-setting.dto';
 import { NewNotification, NotificationRepository } from './notification.repository';
+import { AccessPolicy } from '../team';
 
 /** The caller's notifications and push settings; `{user_uuid}` must be the caller. */
 @Injectable()
 export class NotificationService {
-  constructor(private readonly notifications: NotificationRepository) {}
+  constructor(
+    private readonly notifications: NotificationRepository,
+    private readonly access: AccessPolicy,
+  ) {}
 
   async listNotifications(
     user: AuthUser,
@@ -31,13 +35,15 @@ export class NotificationService {
     this.assertSelf(user, userUuid);
     const page = query.page ?? 1;
     const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+    const readable = await this.readableBusinesses(user);
     const { rows, total } = await this.notifications.list(
       user.uuid,
+      readable,
       query.unread === true,
       page,
       perPage,
     );
-    const unread = await this.notifications.countUnread(user.uuid);
+    const unread = await this.notifications.countUnread(user.uuid, readable);
     return new ApiResult(rows.map(toNotificationResponse), undefined, {
       ...pageMeta(page, perPage, total),
       unread,
@@ -50,11 +56,13 @@ export class NotificationService {
     dto: MarkNotificationsReadDto,
   ): Promise<MarkNotificationsReadResponseDto> {
     this.assertSelf(user, userUuid);
+    const readable = await this.readableBusinesses(user);
     const marked = await this.notifications.markRead(
       user.uuid,
+      readable,
       dto.uuids?.map((uuid) => uuid.toLowerCase()),
     );
-    return { marked, unread: await this.notifications.countUnread(user.uuid) };
+    return { marked, unread: await this.notifications.countUnread(user.uuid, readable) };
   }
 
   async saveNotificationSetting(
@@ -89,6 +97,16 @@ export class NotificationService {
   /** Adds a notification to a user's inbox inside the caller's transaction. */
   async notify(manager: EntityManager, notification: NewNotification): Promise<void> {
     await this.notifications.insert(manager, notification);
+  }
+
+  /**
+   * The businesses whose notifications the user reads: those whose orders
+   * they may read now (their own, and those of an active membership whose
+   * role allows it), asked at every request, so a removed member or a
+   * lowered role loses them at once.
+   */
+  private readableBusinesses(user: AuthUser): Promise<string[]> {
+    return this.access.businessesFor(user.uuid, 'order.read');
   }
 
   /** A path naming another user is refused (IDOR), whatever the rest of the request. */

@@ -1,7 +1,7 @@
-import { jsonb, queryBuilder, Table } from '../database/query-builder';
+import { execute, fetchAll, fetchOne, jsonb, queryBuilder, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, LessThan } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { IdempotencyKeyEntity } from './entities';
 
 const db = queryBuilder<{ idempotencyKeys: Table<IdempotencyKeyEntity> }>();
@@ -26,15 +26,32 @@ export class IdempotencyRepository {
     now: Date,
     expiredBefore: Date,
   ): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO idempotency_keys (scope, key, request_hash, created_at)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (scope, key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, created_at = EXCLUDED.created_at,
-             response_status = NULL, response_body = NULL, resource_uuid = NULL
-         WHERE idempotency_keys.created_at < $5
-       RETURNING key`,
-      [scope, key, requestHash, now, expiredBefore],
+    const rows = await fetchAll(
+      manager,
+      db
+        .insertInto('idempotencyKeys')
+        .values({
+          scope,
+          key,
+          requestHash,
+          createdAt: now,
+          responseStatus: null,
+          responseBody: null,
+          resourceUuid: null,
+        })
+        .onConflict((conflict) =>
+          conflict
+            .columns(['scope', 'key'])
+            .doUpdateSet((eb) => ({
+              requestHash: eb.ref('excluded.requestHash'),
+              createdAt: eb.ref('excluded.createdAt'),
+              responseStatus: null,
+              responseBody: null,
+              resourceUuid: null,
+            }))
+            .where('idempotencyKeys.createdAt', '<', expiredBefore),
+        )
+        .returning('key'),
     );
     return rows.length > 0;
   }
@@ -44,7 +61,15 @@ export class IdempotencyRepository {
     scope: string,
     key: string,
   ): Promise<IdempotencyKeyEntity | null> {
-    return manager.findOneBy(IdempotencyKeyEntity, { scope, key });
+    const row = await fetchOne(
+      manager,
+      db
+        .selectFrom('idempotencyKeys')
+        .selectAll()
+        .where('scope', '=', scope)
+        .where('key', '=', key),
+    );
+    return row ?? null;
   }
 
   /** Stores the first answer, in the transaction that produced it. */
@@ -70,9 +95,9 @@ export class IdempotencyRepository {
 
   /** Drops keys past their window; returns how many. */
   async purgeOlderThan(before: Date): Promise<number> {
-    const result = await this.dataSource.manager.delete(IdempotencyKeyEntity, {
-      createdAt: LessThan(before),
-    });
-    return result.affected ?? 0;
+    return execute(
+      this.dataSource.manager,
+      db.deleteFrom('idempotencyKeys').where('createdAt', '<', before),
+    );
   }
 }

@@ -49,6 +49,9 @@ export interface FulfilmentPlan {
   zone: PlacedZone | null;
 }
 
+/** How far a ready time sent by the team may lie from now, either way. */
+const READY_AT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
 /**
  * The placement's rules of hand-over and time: the fulfilment type (sent or
  * inferred) against the menu's modes, address, delivery line, location and
@@ -164,6 +167,27 @@ export class OrderFulfilment {
    * later or the moment of acceptance plus the menu's prep time. A sent time
    * equal to the current one changes nothing.
    */
+  /**
+   * A ready time the team sends is at most a week before or after now: 422
+   * naming `estimated_ready_at` beyond (year 1 or 9999 is a slip of the
+   * keyboard, not a plan), 400 for a date that does not exist.
+   */
+  // R75: a ready time within a week.
+  checkReadyAtSent(sent: string | undefined): void {
+    if (sent === undefined) return;
+    const at = new Date(sent).getTime();
+    const field = 'estimated_ready_at';
+    if (Number.isNaN(at)) {
+      throw ApiError.validation([{ field, message: `${sent} is not a date` }]);
+    }
+    const now = this.clock.nowMs();
+    if (Math.abs(at - now) <= READY_AT_WINDOW_MS) return;
+    const earliest = new Date(now - READY_AT_WINDOW_MS).toISOString();
+    const latest = new Date(now + READY_AT_WINDOW_MS).toISOString();
+    const message = `estimated_ready_at must be within 7 days of now, between ${earliest} and ${latest}.`;
+    throw ApiError.unprocessable(message, [{ field, message, earliest, latest }]);
+  }
+
   async readyTime(
     manager: EntityManager,
     order: OrderEntity,

@@ -27,7 +27,8 @@ import { NewOrder, NewOrderLine, newOrderUuid, OrderRepository } from './order.r
 import { snapshotOf } from './order-snapshot';
 import { OrderViews } from './order-views';
 import { OrderPricer, toOrderPrice } from './order-pricer';
-import { PlacementGuards, PlacementState } from './placement-guards';
+import { GuardFindings, PlacementGuards, PlacementState } from './placement-guards';
+import { DiscountGuessLimit } from './discount-guess-limit';
 import { PricedLine } from './domain/cart-pricing';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
 
@@ -69,6 +70,7 @@ export class OrderPlacementService {
     private readonly userContacts: UserContacts,
     private readonly pricer: OrderPricer,
     private readonly guards: PlacementGuards,
+    private readonly guessing: DiscountGuessLimit,
   ) {}
 
   async placeOrder(
@@ -84,16 +86,19 @@ export class OrderPlacementService {
       this.config.rateLimitOrderPerMinute,
       60,
     );
+    // R71: a code is counted as a guess until the guards find it known.
+    const guess = await this.guessing.admit(clientIp, dto);
+    const findings: GuardFindings = { unknownCode: false };
     const fingerprint = requestHash(normalised(dto));
     // R21: one transaction.
-    const outcome = await this.events.transaction(async (manager, publish, tx) => {
+    const placing = this.events.transaction(async (manager, publish, tx) => {
       if (key) {
         const start = await this.idempotency.begin(manager, IDEMPOTENCY_SCOPE, key, fingerprint);
         if (start.kind === 'replay') {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const created = await this.createOrder(tx, dto, publish);
+      const created = await this.createOrder(tx, dto, publish, findings);
       if (key) {
         await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
           status: 201,
@@ -103,19 +108,18 @@ export class OrderPlacementService {
       }
       return { replayed: false, status: 201, body: created.answer, created };
     });
+    const outcome = await placing.finally(() => this.guessing.settle(guess, findings.unknownCode));
     if (!outcome.replayed) ordersPlaced.inc();
     let body: OrderResponseDto;
     if (outcome.replayed) {
       // The stored answer predates the checkout: the order is read as it stands now.
-      const current = await this.orders.findByUuid(outcome.body.uuid);
-      body = current ? await this.views.owner(current) : outcome.body;
+      body = await this.asTheGuestSeesIt(outcome.body.uuid, outcome.body);
     } else {
       // An online payment's checkout is opened only now that the order has committed.
       const { answer, order, payment, context } = outcome.created!;
       if (payment.channel === 'checkout') {
         await this.payments.openCheckout(snapshotOf(order), payment, context);
-        const current = await this.orders.findByUuid(order.uuid);
-        body = current ? await this.views.owner(current) : answer;
+        body = await this.asTheGuestSeesIt(order.uuid, answer);
       } else {
         body = answer;
       }
@@ -132,6 +136,19 @@ export class OrderPlacementService {
       : new ApiResult(placed, 'Order placed', undefined, outcome.status);
   }
 
+  /**
+   * The placement's answer read again as the order stands now, through the
+   * guest's mapping (the guest placed it: no note of the owner's, no member
+   * uuids in its history); `owner_note` stays in the answer's shape, null.
+   */
+  private async asTheGuestSeesIt(
+    uuid: string,
+    fallback: OrderResponseDto,
+  ): Promise<OrderResponseDto> {
+    const current = await this.orders.findByUuid(uuid);
+    return current ? { ...(await this.views.guest(current)), owner_note: null } : fallback;
+  }
+
   // R22: the server notifies the owner.
   /** The server notifies the owner at placement; this older step only confirms the order exists. */
   async acknowledgeNotify(uuid: string): Promise<{ uuid: string; order_reference: string }> {
@@ -144,6 +161,7 @@ export class OrderPlacementService {
     tx: Transaction,
     dto: PlaceOrderDto,
     publish: PublishOrderEvent,
+    findings: GuardFindings,
   ): Promise<{
     answer: OrderResponseDto;
     order: OrderEntity;
@@ -152,7 +170,7 @@ export class OrderPlacementService {
   }> {
     const manager = tx.manager;
     // The placement's guards, in order; the first that fails refuses the order.
-    const { state } = await this.guards.run(manager, dto, 'place');
+    const { state } = await this.guards.run(manager, dto, 'place', findings);
     const { menu, business } = state.orderable;
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
     const plan = this.payments.plan({

@@ -35,9 +35,11 @@ export interface PricingRequest {
   lock: boolean;
 }
 
-export type PricingOutcome =
+/** The price, or its problems; `unknownCode` when a code was sent that the business does not have. */
+export type PricingOutcome = { unknownCode: boolean } & (
   | { ok: true; pricing: OrderPricing }
-  | { ok: false; pricing: OrderPricing | null; problems: PricingProblem[] };
+  | { ok: false; pricing: OrderPricing | null; problems: PricingProblem[] }
+);
 
 /**
  * The order's price beyond its lines, the same for placement and quote: the
@@ -65,6 +67,7 @@ export class OrderPricer {
     };
 
     let discount: AppliedDiscount | null = null;
+    let unknownCode = false;
     const code = typeof body.discount_code === 'string' ? body.discount_code.trim() : '';
     if (code !== '') {
       // The minimum order amount is compared with the items' subtotal before any discount.
@@ -80,12 +83,16 @@ export class OrderPricer {
           lock: request.lock,
         });
         if (check.ok) discount = check.discount;
-        else problems.push({ field: 'discount_code', message: check.message });
+        else {
+          unknownCode = check.unknown;
+          problems.push({ field: 'discount_code', message: check.message });
+        }
       }
     }
     const priced = priceOrder({ ...base, discount });
-    if (!priced.ok)
-      return { ok: false, pricing: null, problems: [...problems, ...priced.problems] };
+    if (!priced.ok) {
+      return { ok: false, pricing: null, problems: [...problems, ...priced.problems], unknownCode };
+    }
     const pricing = priced.pricing;
     const sent = body.amount === undefined ? null : parseAmount(body.amount);
     if (sent && !withinTolerance(sent, pricing.total)) {
@@ -96,7 +103,9 @@ export class OrderPricer {
         computed_total: total,
       });
     }
-    return problems.length ? { ok: false, pricing, problems } : { ok: true, pricing };
+    return problems.length
+      ? { ok: false, pricing, problems, unknownCode }
+      : { ok: true, pricing, unknownCode };
   }
 
   /**

@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { execute, fetchAll, queryBuilder, sql, Table } from '../database/query-builder';
+import { OrderSlotEntity } from './entities';
+
+const db = queryBuilder<{ orderSlots: Table<OrderSlotEntity, 'taken'> }>();
 
 /**
  * The count of orders for later per menu and slot. Taking a place is one
@@ -21,23 +25,32 @@ export class OrderSlotsRepository {
     slotStart: Date,
     cap: number | null,
   ): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO order_slots (menu_uuid, slot_start, taken) VALUES ($1, $2, 1)
-       ON CONFLICT (menu_uuid, slot_start)
-         DO UPDATE SET taken = order_slots.taken + 1
-         WHERE $3::int IS NULL OR order_slots.taken < $3::int
-       RETURNING taken`,
-      [menuUuid, slotStart, cap],
+    const rows = await fetchAll(
+      manager,
+      db
+        .insertInto('orderSlots')
+        .values({ menuUuid, slotStart, taken: 1 })
+        .onConflict((conflict) =>
+          conflict
+            .columns(['menuUuid', 'slotStart'])
+            .doUpdateSet({ taken: sql<number>`order_slots.taken + 1` })
+            .where((eb) => (cap === null ? sql<boolean>`true` : eb('orderSlots.taken', '<', cap))),
+        )
+        .returning('taken'),
     );
     return rows.length === 1;
   }
 
   /** Frees the place of an order that no longer holds its slot (cancelled or rejected). */
   async release(manager: EntityManager, menuUuid: string, slotStart: Date): Promise<void> {
-    await manager.query(
-      `UPDATE order_slots SET taken = taken - 1
-        WHERE menu_uuid = $1 AND slot_start = $2 AND taken > 0`,
-      [menuUuid, slotStart],
+    await execute(
+      manager,
+      db
+        .updateTable('orderSlots')
+        .set({ taken: sql<number>`taken - 1` })
+        .where('menuUuid', '=', menuUuid)
+        .where('slotStart', '=', slotStart)
+        .where('taken', '>', 0),
     );
   }
 
@@ -58,11 +71,14 @@ export class OrderSlotsRepository {
   /** How many orders hold each of `starts` (absent: none). */
   async counts(menuUuid: string, starts: Date[]): Promise<Map<number, number>> {
     if (starts.length === 0) return new Map();
-    const rows: Array<{ slot_start: Date | string; taken: number }> = await this.dataSource.query(
-      `SELECT slot_start, taken FROM order_slots
-        WHERE menu_uuid = $1 AND slot_start = ANY($2::timestamptz[])`,
-      [menuUuid, starts.map((start) => start.toISOString())],
+    const rows = await fetchAll(
+      this.dataSource.manager,
+      db
+        .selectFrom('orderSlots')
+        .select(['slotStart', 'taken'])
+        .where('menuUuid', '=', menuUuid)
+        .where('slotStart', 'in', starts),
     );
-    return new Map(rows.map((row) => [new Date(row.slot_start).getTime(), Number(row.taken)]));
+    return new Map(rows.map((row) => [new Date(row.slotStart).getTime(), Number(row.taken)]));
   }
 }

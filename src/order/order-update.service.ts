@@ -73,6 +73,7 @@ export class OrderUpdateService {
         'Nothing to change: send status, payment_status, owner_note or estimated_ready_at.',
       );
     }
+    this.fulfilment.checkReadyAtSent(dto.estimated_ready_at);
     if (!isUuid(orderId)) throw ApiError.notFound('The order does not exist.');
     return this.events.transaction(async (manager, _publish, tx) => {
       // The row stays locked until commit: a concurrent update waits here and

@@ -41,7 +41,8 @@ export class OrderController {
    * of each item and its options, the owner's notification and the mails are stored in one
    * transaction; a `paystack` order then opens a checkout. The answer carries the guest's
    * `order_token`. Send an `Idempotency-Key` to make retries safe. Limited per IP (30 a minute
-   * by default).
+   * by default); a body with a `discount_code` is also held back (429) while its IP has tried
+   * too many unknown codes on this menu in the minute (10 by default, with quotes).
    */
   @Post('order')
   @ApiKeyOnly()
@@ -76,8 +77,11 @@ export class OrderController {
    * details, each naming its field; [] when the order would be placed). It
    * runs the same checks and the same pricing as placement, but stores
    * nothing and uses no discount redemption. An unknown or closed menu is 404
-   * as for placement. Quotes count against the order limit per IP at most
-   * once a second.
+   * as for placement. Limited per IP (60 a minute by default), apart from
+   * placement's limit. Unknown discount codes are counted per IP and menu
+   * over quotes and placements: after 10 in a minute (by default), a quote
+   * or placement from that IP for that menu that carries any
+   * `discount_code` is 429 until the minute ends.
    */
   @Post('order/quote')
   @ApiKeyOnly()

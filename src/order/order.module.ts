@@ -2,6 +2,7 @@ import { Logger, Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs
 import { DiscountModule } from '../discount';
 import { PlacementGuards } from './placement-guards';
 import { OrderPricer } from './order-pricer';
+import { DiscountGuessLimit } from './discount-guess-limit';
 import { OrderQuoteService } from './order-quote.service';
 import { AppConfig } from '../config/config';
 import { APP_CONFIG } from '../config/config.module';
@@ -72,6 +73,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderPlacementService,
     OrderPricer,
     PlacementGuards,
+    DiscountGuessLimit,
     OrderQuoteService,
     OrderUpdateService,
     OrderInboxService,

@@ -61,9 +61,9 @@ export interface NewOrder {
   /** For an order for later, its slot; null for now. */
   requestedTime: Date | null;
   price: OrderPrice;
-  /** The delivery zone that priced the order, and its minutes from ready to delivered. */
-  deliveryZone: { key: string; title: string } | null;
-  deliveryEtaMinutes: number | null;
+  /** The delivery zone that priced the order, and its minutes from ready to delivered (none: null). */
+  deliveryZone?: { key: string; title: string } | null;
+  deliveryEtaMinutes?: number | null;
 }
 
 /** An order's price in lines, amounts as exact decimal strings. */
@@ -369,7 +369,7 @@ export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], 
           orderReference: generateOrderReference(),
           deliveryData: jsonb(deliveryData),
           onpremiseData: jsonb(onpremiseData),
-          deliveryZone: jsonb(deliveryZone),
+          deliveryZone: jsonb(deliveryZone ?? null),
           itemsSubtotal: price.itemsSubtotal,
           deliveryFee: price.deliveryFee,
           discount: price.discount,

@@ -38,6 +38,17 @@ export interface PlacementState {
   lines: PricedLine[];
   handOver: FulfilmentPlan;
   price: OrderPricing | null;
+  /** What the guards found that outlives a refusal (see GuardFindings). */
+  readonly findings: GuardFindings;
+}
+
+/**
+ * What the guards found, filled in as they run and read by the caller even
+ * when a guard refused the order: whether the body's discount code is one
+ * the business does not have (counted against guessing, see DiscountGuessLimit).
+ */
+export interface GuardFindings {
+  unknownCode: boolean;
 }
 
 /** A guard's refusal: the 422 message, its details, and whether later guards can still run. */
@@ -159,6 +170,7 @@ export const PLACEMENT_GUARDS: readonly PlacementGuard[] = [
         lock: state.mode === 'place',
       });
       state.price = outcome.pricing;
+      state.findings.unknownCode = outcome.unknownCode;
       if (outcome.ok) return null;
       return {
         message: pricingRefusalMessage(outcome.problems, body.amount),
@@ -193,11 +205,13 @@ export class PlacementGuards {
   /**
    * Placement: the established state, or the first guard's refusal thrown as 422.
    * Quote: the state as far as the guards got and every problem found.
+   * Either way `findings` holds what the guards that ran found.
    */
   async run(
     manager: EntityManager,
     body: GuardedBody,
     mode: GuardMode,
+    findings: GuardFindings = { unknownCode: false },
   ): Promise<{ state: PlacementState; problems: ErrorDetail[] }> {
     // R43: the menu is public and its business is public.
     const orderable = await this.entities.findOrderableMenu(
@@ -218,6 +232,7 @@ export class PlacementGuards {
       lines: [],
       handOver: { type: 'dine_in', requestedTime: null, zone: null },
       price: null,
+      findings,
     };
     const services = {
       storefront: this.storefront,

@@ -29,7 +29,7 @@ export interface LaneWork {
  * the poll) while a claim runs is remembered, not lost, and wake-ups coalesce
  * into at most one more claim.
  */
-// R70: one receiver never holds back another.
+// R77: one receiver never holds back another.
 export class OutboxLane {
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Rows in flight per receiver. */

@@ -36,11 +36,20 @@ export function outboxMessageId(rowUuid: string, from: string): string {
 }
 
 function mailOf(payload: Record<string, unknown>): MailMessage {
-  const { to, subject, text, html } = payload;
+  const { to, subject, text, html, secrets } = payload;
   if (typeof to !== 'string' || typeof subject !== 'string' || typeof text !== 'string') {
     throw new PermanentDeliveryError('mail payload needs string to, subject and text');
   }
-  return { to, subject, text, ...(typeof html === 'string' ? { html } : {}) };
+  const kept = Array.isArray(secrets)
+    ? secrets.filter((secret): secret is string => typeof secret === 'string')
+    : [];
+  return {
+    to,
+    subject,
+    text,
+    ...(typeof html === 'string' ? { html } : {}),
+    ...(kept.length ? { secrets: kept } : {}),
+  };
 }
 
 function reasonOf(error: unknown): string {
@@ -56,7 +65,7 @@ function reasonOf(error: unknown): string {
  * it. A lane wakes when a commit writes a row due now (OutboxSignal) and
  * every OUTBOX_POLL_INTERVAL_MS; drain() lets tests deliver at once.
  */
-// R25: mail through the outbox. R70: one receiver never holds back another.
+// R25: mail through the outbox. R77: one receiver never holds back another.
 @Injectable()
 export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('Outbox');

@@ -7,6 +7,13 @@ import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { MemoryRateLimitStore, PostgresRateLimitStore, RateLimitStore } from './rate-limit.store';
 
+/** One hit counted by RateLimitService.take. */
+export interface RateLimitHit {
+  bucket: string;
+  subject: string;
+  windowStartMs: number;
+}
+
 const BUCKET = /^[a-z0-9][a-z0-9:_.-]{0,63}$/;
 const SWEEP_EVERY_MS = 60_000;
 
@@ -44,6 +51,22 @@ export class RateLimitService {
    * an email used as a key is not kept in clear.
    */
   async consume(bucket: string, key: string, limit: number, windowSeconds: number): Promise<void> {
+    await this.take(bucket, key, limit, windowSeconds);
+  }
+
+  /**
+   * As consume, and answers the hit it counted, so that a caller that finds
+   * afterwards that the request was not of the kind the limit counts gives
+   * it back (giveBack). Counting first and giving back later keeps the limit
+   * exact under simultaneous requests: a burst can never pass more than
+   * `limit` of the counted kind.
+   */
+  async take(
+    bucket: string,
+    key: string,
+    limit: number,
+    windowSeconds: number,
+  ): Promise<RateLimitHit> {
     if (!BUCKET.test(bucket)) throw new Error(`Not a rate-limit bucket name: ${bucket}`);
     if (!Number.isInteger(limit) || limit < 1) throw new Error(`Bad rate limit ${limit}`);
     if (!Number.isInteger(windowSeconds) || windowSeconds < 1) {
@@ -52,8 +75,15 @@ export class RateLimitService {
     const nowMs = this.clock.nowMs();
     await this.sweepWhenDue(nowMs);
     const subject = createHash('sha256').update(key).digest('hex');
-    const { hits, resetAtMs } = await this.store.hit(bucket, subject, windowSeconds * 1000, nowMs);
+    const windowMs = windowSeconds * 1000;
+    const { hits, resetAtMs } = await this.store.hit(bucket, subject, windowMs, nowMs);
     if (hits > limit) throw ApiError.rateLimited((resetAtMs - nowMs) / 1000);
+    return { bucket, subject, windowStartMs: resetAtMs - windowMs };
+  }
+
+  /** Takes back a hit that take counted (in its own window, whenever it is given back). */
+  async giveBack(hit: RateLimitHit): Promise<void> {
+    await this.store.unhit(hit.bucket, hit.subject, hit.windowStartMs);
   }
 
   private async sweepWhenDue(nowMs: number): Promise<void> {

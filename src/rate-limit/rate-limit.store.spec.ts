@@ -25,6 +25,20 @@ describe('MemoryRateLimitStore', () => {
     expect(await store.hit('x', 'a', 60_000, 60_000)).toEqual({ hits: 1, resetAtMs: 120_000 });
   });
 
+  it('takes back a hit of the window it was counted in, never below zero, never another window', async () => {
+    const store = new MemoryRateLimitStore();
+    await store.hit('x', 'a', 60_000, 1_000);
+    await store.hit('x', 'a', 60_000, 2_000);
+    await store.unhit('x', 'a', 0);
+    expect((await store.hit('x', 'a', 60_000, 3_000)).hits).toBe(2);
+    // A hit of the window before is not taken from the current one.
+    await store.hit('x', 'b', 60_000, 61_000);
+    await store.unhit('x', 'b', 0);
+    expect((await store.hit('x', 'b', 60_000, 62_000)).hits).toBe(2);
+    await store.unhit('x', 'c', 0);
+    expect((await store.hit('x', 'c', 60_000, 3_000)).hits).toBe(1);
+  });
+
   it('sweeps ended windows only', async () => {
     const store = new MemoryRateLimitStore();
     await store.hit('x', 'old', 60_000, 1_000);

@@ -12,6 +12,8 @@ export interface WindowCount {
 export interface RateLimitStore {
   /** Counts one hit of `subject` in `bucket` for the fixed window holding `nowMs`. */
   hit(bucket: string, subject: string, windowMs: number, nowMs: number): Promise<WindowCount>;
+  /** Takes back one hit of `subject` in `bucket` from the window that started at `windowStartMs`. */
+  unhit(bucket: string, subject: string, windowStartMs: number): Promise<void>;
   /** Forgets windows that ended before `nowMs`. */
   sweep(nowMs: number): Promise<void>;
 }
@@ -36,6 +38,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const fresh = { startMs, endMs: startMs + windowMs, hits: 1 };
     this.windows.set(key, fresh);
     return { hits: 1, resetAtMs: fresh.endMs };
+  }
+
+  async unhit(bucket: string, subject: string, windowStartMs: number): Promise<void> {
+    const current = this.windows.get(`${bucket}\u0000${subject}`);
+    if (current && current.startMs === windowStartMs && current.hits > 0) current.hits -= 1;
   }
 
   async sweep(nowMs: number): Promise<void> {
@@ -69,6 +76,14 @@ export class PostgresRateLimitStore implements RateLimitStore {
       [bucket, subject, new Date(startMs), new Date(endMs)],
     );
     return { hits: Number(rows[0].hits), resetAtMs: endMs };
+  }
+
+  async unhit(bucket: string, subject: string, windowStartMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE rate_limit_counters SET hits = hits - 1
+        WHERE bucket = $1 AND subject = $2 AND window_start = $3 AND hits > 0`,
+      [bucket, subject, new Date(windowStartMs)],
+    );
   }
 
   async sweep(nowMs: number): Promise<void> {

@@ -5,7 +5,12 @@ import { OpenDatabase } from '../database/data-source';
 import { ReportRange } from './report-range';
 import { IN_PERIOD, LOCAL_ISO } from './report-sql';
 
-/** Orders read from the database at a time: a few hundred kilobytes of rows. */
+/**
+ * Rows read from the database at a time, whatever they are: orders, or with
+ * lines one row per line (an order of 100 lines is 100 rows), so that a
+ * batch is a few hundred kilobytes however many lines the orders have.
+ */
+// R74: flat exports.
 export const EXPORT_BATCH = 2000;
 
 /**
@@ -45,19 +50,21 @@ export const ORDER_COLUMNS = [
 const UUID = ORDER_COLUMNS.indexOf('uuid');
 const KEY_AT = ORDER_COLUMNS.length;
 
-/** A line: order_uuid, item_uuid, title_name, options (JSON), quantity, unit_price_amount, line_total. */
-export type ExportLineRow = [string, string, string | null, unknown, number, string, string];
+/**
+ * One line with its order, as the export with lines writes it: the order's
+ * cells (as an ExportOrderRow, KEY_AT included), then the line's item_uuid,
+ * title_name, options (JSON), quantity, unit_price_amount and line_total
+ * (all null for an order without lines), then its position in the cart
+ * (-1 without lines), the rest of the key of the next batch.
+ */
+export type ExportLineRow = Array<unknown>;
 
-export interface ExportBatch {
-  orders: ExportOrderRow[];
-  /** The lines of these orders by order uuid, in cart order; only when asked for. */
-  lines?: Map<string, ExportLineRow[]>;
-}
+/** The line cells' place in an ExportLineRow, and the position's. */
+export const LINE_AT = ORDER_COLUMNS.length + 1;
+const POSITION_AT = LINE_AT + 6;
 
-/** The uuid of an order row. */
-export function orderUuidOf(row: ExportOrderRow): string {
-  return row[UUID]!;
-}
+/** A batch: orders, or (with lines) line rows; at most EXPORT_BATCH rows either way. */
+export type ExportBatch = { orders: ExportOrderRow[] } | { lineRows: ExportLineRow[] };
 
 const ORDER_SELECT = `
   SELECT o.order_reference, o.uuid::text, to_char(o.created_at, ${LOCAL_ISO}), o.status,
@@ -82,12 +89,26 @@ const KEYSET_SQL = `${ORDER_SELECT}
 
 const FIRST_KEYSET_SQL = `${ORDER_SELECT} WHERE ${IN_PERIOD} ORDER BY o.created_at, o.uuid LIMIT ${EXPORT_BATCH}`;
 
-const LINES_SQL = `
-  SELECT l.order_uuid::text, l.item_uuid::text, l.title_name, l.options, l.quantity,
-         l.unit_price_amount::text, l.line_total::text
-    FROM order_lines l
-   WHERE l.order_uuid = ANY($1::uuid[])
-   ORDER BY l.order_uuid, l.position`;
+/** Every line of the period with its order (an order without lines once), in cart order. */
+const LINE_ROW_SELECT = `${ORDER_SELECT.replace(
+  'FROM orders o',
+  `, l.item_uuid::text, l.title_name, l.options, l.quantity, l.unit_price_amount::text,
+         l.line_total::text, coalesce(l.position, -1)
+    FROM orders o LEFT JOIN order_lines l ON l.order_uuid = o.uuid`,
+)}`;
+
+const LINE_ORDER = 'ORDER BY o.created_at, o.uuid, l.position';
+
+export const LINES_CURSOR_SQL = `${LINE_ROW_SELECT} WHERE ${IN_PERIOD} ${LINE_ORDER}`;
+
+/** The next line rows after ($4, $5, $6) in the same order, for the embedded database. */
+const LINES_KEYSET_SQL = `${LINE_ROW_SELECT}
+   WHERE ${IN_PERIOD} AND (o.created_at, o.uuid) >= ($4::timestamptz, $5::uuid)
+     AND (o.created_at, o.uuid, coalesce(l.position, -1)) > ($4::timestamptz, $5::uuid, $6::int)
+   ${LINE_ORDER}
+   LIMIT ${EXPORT_BATCH}`;
+
+const FIRST_LINES_KEYSET_SQL = `${LINE_ROW_SELECT} WHERE ${IN_PERIOD} ${LINE_ORDER} LIMIT ${EXPORT_BATCH}`;
 
 /**
  * The export's reads. On a PostgreSQL server the period is read through a
@@ -138,19 +159,20 @@ export class ExportRepository {
       await runner.query('BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
       open = true;
       await runner.query(`SELECT set_config('TimeZone', $1, true)`, [timeZone]);
-      await runner.query(`DECLARE orders_export NO SCROLL CURSOR FOR ${CURSOR_SQL}`, [
+      const sql = withLines ? LINES_CURSOR_SQL : CURSOR_SQL;
+      await runner.query(`DECLARE orders_export NO SCROLL CURSOR FOR ${sql}`, [
         businessUuid,
         range.from,
         range.to,
       ]);
       for (;;) {
-        const orders = await arrays<ExportOrderRow>(
+        const rows = await arrays<ExportOrderRow>(
           client,
           `FETCH ${EXPORT_BATCH} FROM orders_export`,
         );
-        if (orders.length === 0) break;
-        yield { orders, lines: withLines ? await linesOf(client, orders) : undefined };
-        if (orders.length < EXPORT_BATCH) break;
+        if (rows.length === 0) break;
+        yield withLines ? { lineRows: rows } : { orders: rows };
+        if (rows.length < EXPORT_BATCH) break;
       }
       await runner.query('COMMIT');
       open = false;
@@ -168,22 +190,22 @@ export class ExportRepository {
   ): AsyncGenerator<ExportBatch> {
     let last: ExportOrderRow | undefined;
     for (;;) {
-      const batch = await this.keysetBatch(businessUuid, range, timeZone, withLines, last);
-      if (batch.orders.length === 0) return;
-      yield batch;
-      if (batch.orders.length < EXPORT_BATCH) return;
-      last = batch.orders[batch.orders.length - 1];
+      const rows = await this.keysetBatch(businessUuid, range, timeZone, withLines, last);
+      if (rows.length === 0) return;
+      yield withLines ? { lineRows: rows } : { orders: rows };
+      if (rows.length < EXPORT_BATCH) return;
+      last = rows[rows.length - 1];
     }
   }
 
-  /** One batch after `after` (or the first), in a short read-only transaction of its own. */
+  /** One batch of rows after `after` (or the first), in a short read-only transaction of its own. */
   private async keysetBatch(
     businessUuid: string,
     range: ReportRange,
     timeZone: string,
     withLines: boolean,
     after: ExportOrderRow | undefined,
-  ): Promise<ExportBatch> {
+  ): Promise<ExportOrderRow[]> {
     const runner = this.dataSource.createQueryRunner();
     const client = (await runner.connect()) as ArrayClient;
     let open = false;
@@ -191,23 +213,19 @@ export class ExportRepository {
       await runner.query('BEGIN TRANSACTION READ ONLY');
       open = true;
       await runner.query(`SELECT set_config('TimeZone', $1, true)`, [timeZone]);
-      const orders = after
-        ? await arrays<ExportOrderRow>(client, KEYSET_SQL, [
-            businessUuid,
-            range.from,
-            range.to,
-            after[KEY_AT],
-            after[UUID],
-          ])
-        : await arrays<ExportOrderRow>(client, FIRST_KEYSET_SQL, [
-            businessUuid,
-            range.from,
-            range.to,
-          ]);
-      const lines = withLines ? await linesOf(client, orders) : undefined;
+      const period = [businessUuid, range.from, range.to];
+      let rows: ExportOrderRow[];
+      if (!after) {
+        rows = await arrays(client, withLines ? FIRST_LINES_KEYSET_SQL : FIRST_KEYSET_SQL, period);
+      } else if (withLines) {
+        const key = [after[KEY_AT], after[UUID], after[POSITION_AT]];
+        rows = await arrays(client, LINES_KEYSET_SQL, [...period, ...key]);
+      } else {
+        rows = await arrays(client, KEYSET_SQL, [...period, after[KEY_AT], after[UUID]]);
+      }
       await runner.query('COMMIT');
       open = false;
-      return { orders, lines };
+      return rows;
     } finally {
       if (open) await runner.query('ROLLBACK').catch(() => undefined);
       await runner.release();
@@ -226,18 +244,4 @@ interface ArrayClient {
 
 async function arrays<T>(client: ArrayClient, text: string, values?: unknown[]): Promise<T[]> {
   return (await client.query({ text, values, rowMode: 'array' })).rows as T[];
-}
-
-async function linesOf(
-  client: ArrayClient,
-  orders: ExportOrderRow[],
-): Promise<Map<string, ExportLineRow[]>> {
-  const rows = await arrays<ExportLineRow>(client, LINES_SQL, [orders.map(orderUuidOf)]);
-  const byOrder = new Map<string, ExportLineRow[]>();
-  for (const row of rows) {
-    let lines = byOrder.get(row[0]);
-    if (!lines) byOrder.set(row[0], (lines = []));
-    lines.push(row);
-  }
-  return byOrder;
 }

@@ -7,8 +7,8 @@ import {
   ExportBatch,
   ExportLineRow,
   ExportRepository,
+  LINE_AT,
   ORDER_COLUMNS,
-  orderUuidOf,
 } from './export.repository';
 
 export { ORDER_COLUMNS } from './export.repository';
@@ -35,25 +35,29 @@ export function optionsText(options: unknown): string {
     .join('; ');
 }
 
-function lineCells(line: ExportLineRow | undefined): Array<string | number | null> {
-  if (!line) return LINE_COLUMNS.map(() => null);
-  const [, itemUuid, titleName, options, quantity, unitPrice, lineTotal] = line;
-  return [itemUuid, titleName, optionsText(options), quantity, unitPrice, lineTotal];
+/** The line's cells of a line row: blank for an order without lines. */
+function lineCells(row: ExportLineRow): Array<string | number | null> {
+  const [itemUuid, titleName, options, quantity, unitPrice, lineTotal] = row.slice(LINE_AT);
+  return [
+    itemUuid as string | null,
+    titleName as string | null,
+    itemUuid === null ? null : optionsText(options),
+    quantity as number | null,
+    unitPrice as string | null,
+    lineTotal as string | null,
+  ];
 }
 
 const ORDER_CELLS = ORDER_COLUMNS.length;
 
 function batchText(batch: ExportBatch): string {
   let text = '';
-  for (const order of batch.orders) {
-    if (!batch.lines) {
-      text += csvRow(order, ORDER_CELLS);
-      continue;
-    }
-    const cells = order.slice(0, ORDER_CELLS);
-    const lines = batch.lines.get(orderUuidOf(order)) ?? [];
-    if (lines.length === 0) text += csvRecord([...cells, ...lineCells(undefined)]);
-    for (const line of lines) text += csvRecord([...cells, ...lineCells(line)]);
+  if ('orders' in batch) {
+    for (const order of batch.orders) text += csvRow(order, ORDER_CELLS);
+    return text;
+  }
+  for (const row of batch.lineRows) {
+    text += csvRecord([...(row.slice(0, ORDER_CELLS) as Array<string | null>), ...lineCells(row)]);
   }
   return text;
 }

@@ -145,6 +145,24 @@ export class AccessPolicy {
   }
 
   /**
+   * Every business the user may do `action` on now: those they own and those
+   * whose active member they are with a role that allows it. One statement,
+   * read at each call (a removed member loses the business at once).
+   */
+  async businessesFor(userUuid: string, action: BusinessAction): Promise<string[]> {
+    if (!isUuid(userUuid)) return [];
+    const roles = (['manager', 'staff'] as const).filter((role) => roleAllows(role, action));
+    const rows: Array<{ uuid: string }> = await this.dataSource.query(
+      `SELECT b.uuid::text AS uuid FROM entities b WHERE b.entity_type = $2 AND b.owned_by = $1
+       UNION
+       SELECT m.business_uuid::text FROM business_members m
+        WHERE m.user_uuid = $1 AND m.status = 'active' AND m.role = ANY($3::text[])`,
+      [userUuid.toLowerCase(), this.businessType, roles],
+    );
+    return rows.map((row) => row.uuid);
+  }
+
+  /**
    * The businesses whose owner the user is not but whose active member they
    * are with a role that allows `action` (their own businesses are found
    * through `owned_by`). Outside a transaction, the requests that ask at the

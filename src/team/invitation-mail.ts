@@ -20,6 +20,8 @@ export function invitationMail(input: {
   businessTitle: string;
   role: string;
   link: string;
+  /** The invitation's token, which the link carries: never written to a log. */
+  token: string;
   days: number;
 }): MailMessage {
   const what = `You are invited to work for ${input.businessTitle} as ${input.role}.`;
@@ -35,5 +37,11 @@ export function invitationMail(input: {
     `<p>${escapeHtml(validity)}</p>`,
     `<p>${escapeHtml(ignore)}</p>`,
   ].join('\n');
-  return { to: input.to, subject: `Invitation: ${input.businessTitle}`, text, html };
+  return {
+    to: input.to,
+    subject: `Invitation: ${input.businessTitle}`,
+    text,
+    html,
+    secrets: [input.token, encodeURIComponent(input.token)],
+  };
 }

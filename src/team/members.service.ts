@@ -123,6 +123,7 @@ export class MembersService {
           businessTitle: business.title_name ?? business.meta_key ?? 'a business',
           role: dto.role,
           link: acceptLink(this.config.frontUrl, token),
+          token,
           days: INVITATION_DAYS,
         }),
       );

@@ -425,7 +425,7 @@ export interface paths {
         };
         /**
          * A public menu's storefront QR code as PNG
-         * @description The same code as the SVG (with the same optional `table`), as a PNG of `size` × `size` pixels (128–2048, default 512; anything else is 400). No key. Cacheable for an hour, with an ETag. 404 when the menu is not public.
+         * @description The same code as the SVG (with the same optional `table`), as a PNG of `size` × `size` pixels (128–2048, default 512; anything else is 400). No key. Cacheable for an hour, with an ETag. 404 when the menu is not public. Limited per client IP (RATE_LIMIT_QR_PER_MINUTE for the images, 120 a minute by default; RATE_LIMIT_QR_SHEET_PER_MINUTE for the sheet, 30) with 429 and Retry-After beyond. The same inputs always give the same bytes and the same ETag; a request whose If-None-Match names it is answered 304. An address too long for a QR code is 422 naming `meta_key` (or `table`).
          */
         get: operations["getStorefrontQrPng"];
         put?: never;
@@ -445,7 +445,7 @@ export interface paths {
         };
         /**
          * A public menu's storefront QR code as SVG
-         * @description For table cards and flyers: a QR code of `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`, each segment percent-encoded as encodeURIComponent does, with the stored meta_keys (they match here ignoring case); with `table`, that address plus `?table=<table>` (percent-encoded), which a storefront uses to fill the on-premise location. No key: it holds only a public address. Cacheable for an hour, with an ETag. 400 for a malformed table; 404 when the menu is not public.
+         * @description For table cards and flyers: a QR code of `{FRONT_URL}/app/<business_meta_key>/menu/<menu_meta_key>`, each segment percent-encoded as encodeURIComponent does, with the stored meta_keys (they match here ignoring case); with `table`, that address plus `?table=<table>` (percent-encoded), which a storefront uses to fill the on-premise location. No key: it holds only a public address. Cacheable for an hour, with an ETag. 400 for a malformed table; 404 when the menu is not public. Limited per client IP (RATE_LIMIT_QR_PER_MINUTE for the images, 120 a minute by default; RATE_LIMIT_QR_SHEET_PER_MINUTE for the sheet, 30) with 429 and Retry-After beyond. The same inputs always give the same bytes and the same ETag; a request whose If-None-Match names it is answered 304. An address too long for a QR code is 422 naming `meta_key` (or `table`).
          */
         get: operations["getStorefrontQrSvg"];
         put?: never;
@@ -465,7 +465,7 @@ export interface paths {
         };
         /**
          * A printable A4 sheet of a public menu's table cards
-         * @description One card per table of `tables` (names and ranges such as `1-20,Patio 1,Patio 2`; a range `a-b` of whole numbers needs a ≤ b), four to a page: the business's title, the menu's title, `<label> <table>` and that table's QR code (as `qr.png?table=`). No key. At most 200 tables (422 beyond); 400 for a malformed list or label; 404 when the menu is not public. Cacheable for an hour, with an ETag.
+         * @description One card per table of `tables` (names and ranges such as `1-20,Patio 1,Patio 2`; a range `a-b` of whole numbers needs a ≤ b), four to a page: the business's title, the menu's title, `<label> <table>` and that table's QR code (as `qr.png?table=`). Titles print in Latin scripts (accents and dotted letters included, as in Yoruba or French) and in Arabic (shaped, right to left); other scripts print as empty boxes. No key. At most 200 tables (422 beyond); 400 for a malformed list or label; 404 when the menu is not public. Cacheable for an hour, with an ETag. Limited per client IP (RATE_LIMIT_QR_PER_MINUTE for the images, 120 a minute by default; RATE_LIMIT_QR_SHEET_PER_MINUTE for the sheet, 30) with 429 and Retry-After beyond. The same inputs always give the same bytes and the same ETag; a request whose If-None-Match names it is answered 304. An address too long for a QR code is 422 naming `meta_key` (or `table`).
          */
         get: operations["getStorefrontQrSheet"];
         put?: never;
@@ -523,7 +523,8 @@ export interface paths {
          *     Outside every zone is 422 "outside the delivery area", naming the zone
          *     whose boundary is nearest the point (none for an area alone); a menu
          *     without zones or without delivery is 422 on `menu_uuid`; an unknown or
-         *     closed menu is 404. Stores nothing.
+         *     closed menu is 404. Stores nothing. Limited per IP as the order quote is
+         *     (`RATE_LIMIT_QUOTE_PER_MINUTE`, 429 beyond).
          */
         post: operations["quoteDelivery"];
         delete?: never;
@@ -550,8 +551,11 @@ export interface paths {
          *     details, each naming its field; [] when the order would be placed). It
          *     runs the same checks and the same pricing as placement, but stores
          *     nothing and uses no discount redemption. An unknown or closed menu is 404
-         *     as for placement. Quotes count against the order limit per IP at most
-         *     once a second.
+         *     as for placement. Limited per IP (60 a minute by default), apart from
+         *     placement's limit. Unknown discount codes are counted per IP and menu
+         *     over quotes and placements: after 10 in a minute (by default), a quote
+         *     or placement from that IP for that menu that carries any
+         *     `discount_code` is 429 until the minute ends.
          */
         post: operations["quoteOrder"];
         delete?: never;
@@ -584,7 +588,8 @@ export interface paths {
          *     of each item and its options, the owner's notification and the mails are stored in one
          *     transaction; a `paystack` order then opens a checkout. The answer carries the guest's
          *     `order_token`. Send an `Idempotency-Key` to make retries safe. Limited per IP (30 a minute
-         *     by default).
+         *     by default); a body with a `discount_code` is also held back (429) while its IP has tried
+         *     too many unknown codes on this menu in the minute (10 by default, with quotes).
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -1716,7 +1721,10 @@ export interface components {
             max_redemptions?: number | null;
             /** @description How many orders of one email address (compared without regard to case) may use it. */
             max_redemptions_per_email?: number | null;
-            /** @description Only orders from these menus; absent or null for every menu of the business. */
+            /**
+             * @description Only orders from these menus: when sent, one or more menus of this
+             *     business (422 otherwise); absent for every menu of the business.
+             */
             menu_uuids?: string[] | null;
             /**
              * @description Decimal text; a JSON number is read as its text.
@@ -1937,7 +1945,8 @@ export interface components {
             /**
              * @description The name used in the storefront URL; required for a business and a menu.
              *     Unique among live businesses, ignoring case, and among the live menus of
-             *     one business (409 otherwise).
+             *     one business (409 otherwise). At most 120 characters (Unicode code
+             *     points) when written; a longer key stored earlier is kept until changed.
              */
             meta_key?: string | null;
             meta_value?: string | null;
@@ -1999,7 +2008,9 @@ export interface components {
             updated_at: string;
             /**
              * Format: uuid
-             * @description Who last created or changed the record: the owner or a member of the business.
+             * @description Who last created or changed the record: the owner or a member of the
+             *     business. Only the owner and the business's team read it; it is null
+             *     in every other answer (the storefront, public lists and reads).
              */
             updated_by: string | null;
             uuid: string;
@@ -2580,7 +2591,8 @@ export interface components {
             at: string;
             /**
              * @description The user who made the change: the business owner or a member of its
-             *     team; null for the guest, the payment provider or the service.
+             *     team; null for the guest, the payment provider or the service, and in
+             *     every answer a guest gets (the guest sees who acted by `actor` only).
              */
             by: string | null;
             /**
@@ -3403,7 +3415,10 @@ export interface components {
             max_redemptions?: number | null;
             /** @description How many orders of one email address (compared without regard to case) may use it. */
             max_redemptions_per_email?: number | null;
-            /** @description Only orders from these menus; absent or null for every menu of the business. */
+            /**
+             * @description Only orders from these menus: when sent, one or more menus of this
+             *     business (422 otherwise); absent for every menu of the business.
+             */
             menu_uuids?: string[] | null;
             /**
              * @description Decimal text; a JSON number is read as its text.
@@ -4897,6 +4912,13 @@ export interface operations {
                     "image/png": string;
                 };
             };
+            /** @description Not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
             400: {
                 headers: {
@@ -4908,6 +4930,24 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4945,6 +4985,13 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
+            /** @description Not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
             400: {
                 headers: {
@@ -4956,6 +5003,24 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4994,6 +5059,13 @@ export interface operations {
                     "application/pdf": string;
                 };
             };
+            /** @description Not modified: If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
             400: {
                 headers: {
@@ -5014,6 +5086,15 @@ export interface operations {
             };
             /** @description UNPROCESSABLE: a business rule refused it; details say which */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5131,6 +5212,15 @@ export interface operations {
             };
             /** @description UNPROCESSABLE: a business rule refused it; details say which */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -97,7 +97,10 @@ export class CreateDiscountDto {
   @Max(1_000_000_000)
   max_redemptions_per_email?: number | null;
 
-  /** Only orders from these menus; absent or null for every menu of the business. */
+  /**
+   * Only orders from these menus: when sent, one or more menus of this
+   * business (422 otherwise); absent for every menu of the business.
+   */
   @ApiPropertyOptional({ type: [String], format: 'uuid', nullable: true, maxItems: 100 })
   @ValidateIf(present)
   @IsArray()

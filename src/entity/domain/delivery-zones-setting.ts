@@ -184,7 +184,7 @@ function zone(value: unknown, at: string, keys: Set<string>, faults: Faults): un
  * Each fault names its path, such as
  * `extra_data.fulfilment.delivery.zones[1].polygon`. Other keys are kept.
  */
-// R71: delivery zones.
+// R78: delivery zones.
 export function deliveryZones(value: unknown, field: string, faults: Faults): unknown {
   if (value === null) return value;
   if (!Array.isArray(value) || value.length > MAX_DELIVERY_ZONES) {

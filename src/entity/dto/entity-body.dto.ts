@@ -64,7 +64,8 @@ export class EntityBodyDto {
   /**
    * The name used in the storefront URL; required for a business and a menu.
    * Unique among live businesses, ignoring case, and among the live menus of
-   * one business (409 otherwise).
+   * one business (409 otherwise). At most 120 characters (Unicode code
+   * points) when written; a longer key stored earlier is kept until changed.
    */
   @IsOptional()
   @NullIsAValue()

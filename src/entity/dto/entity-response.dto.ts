@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { publicExtraData } from '../domain/private-settings';
+import { Reader, readableView } from '../domain/readable-fields';
 import { EntityRecord } from '../entity-record.entity';
 import { ENTITY_STATUSES } from './entity-body.dto';
 
@@ -22,7 +22,11 @@ export class EntityResponseDto {
   /** The owner's user uuid. */
   owned_by!: string;
 
-  /** Who last created or changed the record: the owner or a member of the business. */
+  /**
+   * Who last created or changed the record: the owner or a member of the
+   * business. Only the owner and the business's team read it; it is null
+   * in every other answer (the storefront, public lists and reads).
+   */
   @ApiProperty({ type: String, format: 'uuid', nullable: true })
   updated_by!: string | null;
 
@@ -66,22 +70,14 @@ export function toEntityResponse(record: EntityRecord): EntityResponseDto {
   };
 }
 
-/** The record as anyone but its owner may see it: without its private settings. */
+/** The record as anyone may see it: the storefront, a read by meta_key, a public list. */
 export function toPublicEntityResponse(record: EntityRecord): EntityResponseDto {
-  return publicView(toEntityResponse(record));
+  return readableView('public', toEntityResponse(record));
 }
 
-/** An answer record for a viewer: whole for its owner, without private settings for anyone else. */
-export function forViewer(
-  record: EntityResponseDto,
-  viewer: string | undefined,
-): EntityResponseDto {
-  return record.owned_by === viewer ? record : publicView(record);
-}
-
-function publicView(record: EntityResponseDto): EntityResponseDto {
-  const extra = publicExtraData(record.extra_data);
-  return extra === record.extra_data ? record : { ...record, extra_data: extra };
+/** An answer record as this reader may see it (see readableView). */
+export function forReader(record: EntityResponseDto, reader: Reader): EntityResponseDto {
+  return readableView(reader, record);
 }
 
 /** The storefront in one call: business, menu and its items. */

@@ -171,7 +171,7 @@ function minimumProblems(what: string, minimum: Decimal | undefined | null, item
   ];
 }
 
-// R72: delivery by zone.
+// R79: delivery by zone.
 /**
  * A delivery from a menu with zones: its `delivery_data` gives a point
  * (`latitude` and `longitude`) or an `area`, a zone holds it (422 outside the

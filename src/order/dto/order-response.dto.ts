@@ -62,7 +62,8 @@ export class OrderHistoryEntryDto {
   to!: string | null;
   /**
    * The user who made the change: the business owner or a member of its
-   * team; null for the guest, the payment provider or the service.
+   * team; null for the guest, the payment provider or the service, and in
+   * every answer a guest gets (the guest sees who acted by `actor` only).
    */
   by!: string | null;
   /** Who made the change: the owner, a manager or staff member (by their role), the guest, the provider or the service. */
@@ -237,7 +238,7 @@ function fulfilmentFields(
     requested_time: order.requestedTime ? iso(order.requestedTime) : null,
     estimated_ready_at: ready ? ready.toISOString() : null,
     delivery_zone: order.deliveryZone ?? null,
-    // R72: the delivery follows the ready time by the zone's minutes.
+    // R79: the delivery follows the ready time by the zone's minutes.
     estimated_delivery_at:
       ready && eta !== null && eta !== undefined
         ? new Date(ready.getTime() + eta * 60_000).toISOString()
@@ -336,17 +337,33 @@ export class PlacedOrderResponseDto extends OrderResponseDto {
   order_token!: string;
 }
 
-/** The order as its guest may see it: everything but the owner's own note. */
+/**
+ * The order as its guest may see it: everything but the owner's own note;
+ * its history names who acted by role only (`by` is always null).
+ */
 export class GuestOrderResponseDto extends OmitType(OrderResponseDto, ['owner_note'] as const) {}
+
+/**
+ * The history as the guest sees it: without the owner's note and its
+ * entries, and without the uuid of the owner or team member who acted
+ * (`by` is null; the `actor` role stays).
+ */
+// R37: the guest's view.
+export function toGuestHistory(events: readonly OrderEventEntity[]): OrderHistoryEntryDto[] {
+  return events
+    .filter((event) => event.field !== 'owner_note')
+    .map((event) => ({ ...toOrderHistoryEntry(event), by: null }));
+}
 
 /**
  * The one mapping of every answer a guest gets about their order (its read,
  * its cancel, the payment verify and checkout retry): the owner's note and
- * the history entries of that note are the restaurant's own and never leave
- * through a guest's credential.
+ * the history entries of that note are the restaurant's own, and the uuids
+ * of the people who work there are theirs; neither leaves through a
+ * guest's credential.
  */
 export function toGuestOrderResponse(order: OrderEntity, parts: OrderParts): GuestOrderResponseDto {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { owner_note, ...rest } = toOrderResponse(order, parts);
-  return { ...rest, history: rest.history.filter((entry) => entry.field !== 'owner_note') };
+  const { owner_note, history, ...rest } = toOrderResponse(order, { ...parts, events: [] });
+  return { ...rest, history: toGuestHistory(parts.events) };
 }

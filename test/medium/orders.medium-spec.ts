@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import { EventBus } from '../../src/database/event-bus';
+import { IdempotencyRepository } from '../../src/order/idempotency.repository';
+import { NewOrder, newOrderUuid, OrderRepository } from '../../src/order/order.repository';
+import { OrderSlotsRepository } from '../../src/order/order-slots.repository';
+import { createMediumContext, MediumContext } from '../support/medium';
+
+/**
+ * The order module's repositories on a real database, without HTTP: the
+ * placement's one statement, the row lock an update takes, the inbox's
+ * filters and pages, slot places and idempotency keys under concurrency.
+ */
+describe('order repositories (medium)', () => {
+  let ctx: MediumContext;
+  let orders: OrderRepository;
+  let slots: OrderSlotsRepository;
+  let keys: IdempotencyRepository;
+
+  beforeAll(async () => {
+    ctx = await createMediumContext({
+      providers: [OrderRepository, OrderSlotsRepository, IdempotencyRepository],
+    });
+    orders = ctx.get(OrderRepository);
+    slots = ctx.get(OrderSlotsRepository);
+    keys = ctx.get(IdempotencyRepository);
+  });
+  afterAll(() => ctx?.close());
+
+  const owner = randomUUID();
+  const business = randomUUID();
+
+  function newOrder(overrides: Partial<NewOrder> = {}): NewOrder {
+    return {
+      uuid: newOrderUuid(),
+      menuUuid: randomUUID(),
+      businessUuid: business,
+      ownerUuid: owner,
+      paymentProcessor: 'cash',
+      amount: '42.50',
+      currency: 'NGN',
+      customerEmailAddress: 'guest@example.test',
+      customerPhoneNumber: null,
+      customerRequestedOrderEmailCopy: false,
+      generalNote: null,
+      deliveryData: { delivery_address: 'Lekki' },
+      onpremiseData: null,
+      paymentState: 'unpaid',
+      paymentStatus: 'unpaid',
+      fulfilmentType: 'pickup',
+      requestedTime: null,
+      price: {
+        itemsSubtotal: '40.00',
+        deliveryFee: '0.00',
+        discount: '0.00',
+        discountCode: null,
+        discountUuid: null,
+        serviceCharge: '2.50',
+        tax: '0.00',
+        taxInclusive: false,
+        tip: '0.00',
+        rates: { service_charge: { rate_percent: '6.25' } },
+      },
+      ...overrides,
+    };
+  }
+
+  const line = (position: number) => ({
+    position,
+    itemUuid: randomUUID(),
+    titleName: `Dish ${position}`,
+    category: 'Food',
+    unitPriceAmount: '10.00',
+    options: [
+      {
+        group: 'size',
+        group_title: 'Size',
+        option: 'large',
+        option_title: 'Large',
+        price_delta: '1.50',
+      },
+    ],
+    quantity: 2,
+    lineTotal: '20.00',
+    itemNote: position === 0 ? 'no onions' : null,
+  });
+
+  it('writes an order, its lines and its first history entry in one statement, answered as stored', async () => {
+    const spy = jest.spyOn(ctx.dataSource.manager, 'query');
+    const placed = await orders.insertPlacedOrder(
+      ctx.dataSource.manager,
+      newOrder(),
+      [line(1), line(0)],
+      'guest',
+    );
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+    expect(placed.order).toMatchObject({
+      status: 'pending',
+      amount: '42.50',
+      serviceCharge: '2.50',
+      deliveryData: { delivery_address: 'Lekki' },
+      pricingRates: { service_charge: { rate_percent: '6.25' } },
+      orderReference: expect.stringMatching(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/),
+    });
+    expect(placed.lines.map((l) => [l.position, l.unitPriceAmount, l.itemNote])).toEqual([
+      [0, '10.00', 'no onions'],
+      [1, '10.00', null],
+    ]);
+    expect(placed.lines[0].options).toEqual([
+      {
+        group: 'size',
+        group_title: 'Size',
+        option: 'large',
+        option_title: 'Large',
+        price_delta: '1.50',
+      },
+    ]);
+    expect(placed.events).toEqual([
+      expect.objectContaining({
+        field: 'status',
+        fromValue: null,
+        toValue: 'pending',
+        actor: 'guest',
+      }),
+    ]);
+    const lines = await orders.linesOf([placed.order.uuid]);
+    expect(lines.get(placed.order.uuid)!.map((l) => l.position)).toEqual([0, 1]);
+  });
+
+  it('makes a concurrent update wait for the row lock and see its result', async () => {
+    const { order } = await orders.insertPlacedOrder(
+      ctx.dataSource.manager,
+      newOrder(),
+      [line(0)],
+      'guest',
+    );
+    const seen: string[] = [];
+    const bus = ctx.get(EventBus);
+    const accept = (to: 'accepted' | 'rejected') =>
+      bus.transaction(async (tx) => {
+        const locked = await orders.findForUpdate(tx.manager, order.uuid);
+        seen.push(locked!.status);
+        if (locked!.status === 'pending')
+          await orders.updateOrder(tx.manager, order.uuid, { status: to });
+      });
+    await Promise.all([accept('accepted'), accept('rejected')]);
+    // The second waited for the first's commit and saw what it wrote.
+    expect(seen).toHaveLength(2);
+    expect(seen).toContain('pending');
+    const written = seen.find((status) => status !== 'pending');
+    expect(['accepted', 'rejected']).toContain(written);
+    expect((await orders.findByUuid(order.uuid))!.status).toBe(written);
+  });
+
+  it('lists one owner’s orders newest first with filters and stable pages, and a member’s businesses', async () => {
+    const mine = randomUUID();
+    const team = randomUUID();
+    const placed = [];
+    for (const status of ['pending', 'accepted', 'pending'] as const) {
+      const { order } = await orders.insertPlacedOrder(
+        ctx.dataSource.manager,
+        newOrder({ ownerUuid: mine }),
+        [line(0)],
+        'guest',
+      );
+      if (status !== 'pending')
+        await orders.updateOrder(ctx.dataSource.manager, order.uuid, { status });
+      placed.push(order.uuid);
+    }
+    await orders.insertPlacedOrder(
+      ctx.dataSource.manager,
+      newOrder({ ownerUuid: randomUUID(), businessUuid: team }),
+      [line(0)],
+      'guest',
+    );
+    const page1 = await orders.listForOwner(mine, {}, 1, 2);
+    const page2 = await orders.listForOwner(mine, {}, 2, 2);
+    expect(page1.total).toBe(3);
+    expect([...page1.orders, ...page2.orders].map((o) => o.uuid)).toEqual([...placed].reverse());
+    expect(
+      (await orders.listForOwner(mine, { status: 'accepted' }, 1, 10)).orders.map((o) => o.uuid),
+    ).toEqual([placed[1]]);
+    expect((await orders.listForOwner(mine, {}, 1, 10, [team])).total).toBe(4);
+  });
+
+  it('counts slot places exactly under parallel takes, and frees one once', async () => {
+    const menu = randomUUID();
+    const start = new Date('2026-06-04T12:00:00Z');
+    const taken = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        ctx.dataSource.transaction((manager) => slots.take(manager, menu, start, 5)),
+      ),
+    );
+    expect(taken.filter(Boolean)).toHaveLength(5);
+    expect((await slots.counts(menu, [start])).get(start.getTime())).toBe(5);
+    await slots.release(ctx.dataSource.manager, menu, start);
+    expect((await slots.counts(menu, [start])).get(start.getTime())).toBe(4);
+    expect(await slots.take(ctx.dataSource.manager, menu, start, null)).toBe(true);
+  });
+
+  it('gives an idempotency key to one transaction, and to a new one once it expired', async () => {
+    const now = new Date();
+    const claim = (hash: string, at = now, expiredBefore = new Date(now.getTime() - 86_400_000)) =>
+      ctx.dataSource.transaction((manager) =>
+        keys.claim(manager, 'order.place', 'k-1', hash, at, expiredBefore),
+      );
+    const results = await Promise.all([claim('a'), claim('b'), claim('c')]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await claim('d', new Date(now.getTime() + 1), now)).toBe(false);
+    expect(await claim('e', new Date(now.getTime() + 2), new Date(now.getTime() + 1))).toBe(true);
+    expect((await keys.find(ctx.dataSource.manager, 'order.place', 'k-1'))?.requestHash).toBe('e');
+    expect(await keys.purgeOlderThan(new Date(now.getTime() + 3))).toBe(1);
+  });
+});
