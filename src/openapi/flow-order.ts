@@ -47,6 +47,8 @@ export const OPERATION_FLOW: readonly string[] = [
   'updateOrder',
   // payments
   'retryOrderPayment',
+  'createOrderPayment',
+  'submitOrderPaymentOtp',
   'verifyOrderPayment',
   'receivePaystackWebhook',
   'refundOrder',
