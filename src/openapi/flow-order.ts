@@ -50,6 +50,8 @@ export const OPERATION_FLOW: readonly string[] = [
   'createOrderPayment',
   'submitOrderPaymentOtp',
   'retryOrderPayment',
+  'createOrderPayment',
+  'submitOrderPaymentOtp',
   'verifyOrderPayment',
   'receivePaystackWebhook',
   'refundOrder',

@@ -829,6 +829,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plugins/svc/svc-init/order/{uuid}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pays from the order page: USSD, mobile money or a bank transfer that confirms itself.
+         * @description Opens a charge through Paystack for what is left to pay (the order's total less what is paid) and answers 201 with the payment; its `next_action` tells the guest what to do: `dial` a USSD `code`, `approve_on_phone`, send an `otp` (then `POST …/payments/{payment_uuid}/otp`), or `transfer` `amount` to `account_number` before `expires_at`. The payment confirms itself (Paystack's webhook, or the service's own check of a charge still pending after two minutes); a charge Paystack refuses answers 201 with `status: failed` and its `error`. `ussd` and `bank_transfer` take NGN; `mobile_money` GHS (mtn, atl, vod) or KES (mpesa). 400 for a body outside these forms (naming the field); 404 for a wrong or missing order token; 409 when nothing is left to pay; 422 naming `channel` when the menu's `paystack` entry does not offer the channel (an entry without `channels` offers all three) or the order's currency is not the channel's. Limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
+         */
+        post: operations["createOrderPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/order/{uuid}/payments/{payment_uuid}/otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the OTP a charge asked for.
+         * @description For a payment whose `next_action.type` is `otp`: forwards the code to Paystack and answers 200 with the payment as it then stands. 404 for another order's payment or a wrong token; 409 when the payment is not waiting for an OTP. Limited per order and per client address (10 and 30 a minute by default; 429 `RATE_LIMITED` with `Retry-After` beyond).
+         */
+        post: operations["submitOrderPaymentOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugins/svc/svc-init/order/{uuid}/payment/verify": {
         parameters: {
             query?: never;
@@ -6066,6 +6106,174 @@ export interface operations {
             };
             /** @description UNPROCESSABLE: a business rule refused it; details say which */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    createOrderPayment: {
+        parameters: {
+            query?: {
+                /** @description The order token, for clients that cannot send headers. */
+                order_token?: unknown;
+            };
+            header?: {
+                /** @description The order's token from the placement answer (or the `order_token` query). */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePaymentDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["PaymentRecordResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    submitOrderPaymentOtp: {
+        parameters: {
+            query?: {
+                /** @description The order token, for clients that cannot send headers. */
+                order_token?: unknown;
+            };
+            header?: {
+                /** @description The order's token from the placement answer (or the `order_token` query). */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+                payment_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitOtpDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["PaymentRecordResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
