@@ -47,8 +47,6 @@ export const OPERATION_FLOW: readonly string[] = [
   'streamOrders',
   'updateOrder',
   // payments
-  'createOrderPayment',
-  'submitOrderPaymentOtp',
   'retryOrderPayment',
   'createOrderPayment',
   'submitOrderPaymentOtp',
