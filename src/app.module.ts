@@ -17,6 +17,7 @@ import { loggerParams } from './http/logging';
 import { MetricsModule } from './metrics/metrics.module';
 import { NotificationModule } from './notification';
 import { OrderModule } from './order';
+import { PaceModule } from './pace';
 import { PaymentModule } from './payment/payment.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
@@ -51,6 +52,7 @@ export class AppModule {
         DiscountModule,
         OrderModule,
         WebhookModule,
+        PaceModule,
         PaymentModule,
         ReportModule,
         ...extraModules,

@@ -1,6 +1,6 @@
 import { RawBuilder } from 'kysely';
 import { EntityManager } from 'typeorm';
-import { compileRaw, execute, sql } from './query-builder';
+import { compileRaw, execute, fetchOne, sql } from './query-builder';
 
 /**
  * What a transaction lock is taken on: an order and everything of it that
@@ -27,4 +27,25 @@ export async function takeTransactionLock(
   id: string,
 ): Promise<void> {
   await execute(manager, compileRaw(sql`SELECT ${transactionLock(scope, id)}`));
+}
+
+/**
+ * Takes the lock of `transactionLock` only if nobody holds it: false at once
+ * when another transaction does (a worker's claim that skips what is busy,
+ * as `FOR UPDATE SKIP LOCKED` skips a locked row).
+ */
+export async function tryTransactionLock(
+  manager: EntityManager,
+  scope: LockScope,
+  id: string,
+): Promise<boolean> {
+  const row = await fetchOne(
+    manager,
+    compileRaw(
+      sql<{
+        taken: boolean;
+      }>`SELECT pg_try_advisory_xact_lock(hashtextextended(${`${scope}:${id}`}, 0)) AS taken`,
+    ),
+  );
+  return row?.taken === true;
 }

@@ -61,6 +61,16 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
             'The owner’s switch for a busy kitchen: false refuses new orders whatever the opening hours say. Default true.',
           example: true,
         }),
+        // R90: an order nobody accepts in time is rejected by the service.
+        acceptance_deadline_minutes: integer({
+          min: 1,
+          max: 240,
+          description:
+            'Minutes (1–240) an order for now may stay pending before the service rejects it ' +
+            'and refunds what was paid online; an order for later is rejected at its requested ' +
+            'time minus the prep time. Absent: orders wait for the team however long it takes.',
+          example: 10,
+        }),
         opening_hours: openingHours({
           description:
             'When guests may order; without it the business is always open. Placement while ' +

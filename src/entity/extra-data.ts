@@ -117,12 +117,16 @@ export function flag(described?: Described): FieldRule {
  * An integer, or a string holding one (real clients send form strings);
  * stored as an integer.
  */
-export function integer(options: { min?: number } & Described = {}): FieldRule {
-  const { min, ...described } = options;
+export function integer(options: { min?: number; max?: number } & Described = {}): FieldRule {
+  const { min, max, ...described } = options;
   // No `nullable` beside `oneOf` (OpenAPI 3.0 ties it to `type`); null still means "not set".
   const schema = {
     oneOf: [
-      { type: 'integer', ...(min !== undefined ? { minimum: min } : {}) },
+      {
+        type: 'integer',
+        ...(min !== undefined ? { minimum: min } : {}),
+        ...(max !== undefined ? { maximum: max } : {}),
+      },
       { type: 'string', pattern: INTEGER_TEXT.source },
     ],
     description: 'A whole number, or a string holding one; stored as a number.',
@@ -142,6 +146,10 @@ export function integer(options: { min?: number } & Described = {}): FieldRule {
       }
       if (options.min !== undefined && parsed < options.min) {
         faults.push({ field, message: `${field} must be at least ${options.min}.` });
+        return;
+      }
+      if (max !== undefined && parsed > max) {
+        faults.push({ field, message: `${field} must be at most ${max}.` });
         return;
       }
       return parsed;

@@ -18,5 +18,6 @@ export type { OrderChanges } from './order.repository';
 export { OrderInboxService } from './order-inbox.service';
 export { OrderViews } from './order-views';
 export { OrderStatusMoves } from './order-status-moves';
+export { snapshotOf } from './order-snapshot';
 export type { MoveBy, MoveExtras } from './order-status-moves';
 export { OrderModule } from './order.module';

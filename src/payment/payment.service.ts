@@ -18,6 +18,7 @@ import { PaymentRefunds, refundable, RefundRequest, RefundResult } from './payme
 import { ChangedBy, OrderSnapshot } from './payment-transitions';
 import { PaymentRepository, PaymentRow } from './payment.repository';
 import { PaymentProviders } from './providers/payment-providers';
+import { PaymentTransitions } from './payment-transitions';
 
 /**
  * The payment module's front door: what the rest of the service asks of
@@ -35,6 +36,7 @@ export class PaymentService {
     private readonly manual: PaymentManual,
     private readonly payments: PaymentRepository,
     private readonly providers: PaymentProviders,
+    private readonly transitions: PaymentTransitions,
   ) {}
 
   /** How a new order's payment is collected; refuses a currency or callback_url it cannot take. */
@@ -122,6 +124,32 @@ export class PaymentService {
     by: ChangedBy & { userUuid: string },
   ): Promise<void> {
     return this.manual.record(tx, order, status, by);
+  }
+
+  /**
+   * Closes what is still open for an order that ends without its guest
+   * paying: open checkouts become abandoned, pending charges fail, each
+   * announced as a payment change. In the caller's transaction, which holds
+   * the order's lock (see lock).
+   */
+  async abandonOpen(tx: Transaction, orderUuid: string, by: ChangedBy): Promise<void> {
+    const payments = await this.payments.ofOrders(tx.manager, [orderUuid]);
+    for (const payment of payments.filter((p) => p.status === 'pending')) {
+      await this.transitions.change(
+        tx,
+        payment,
+        payment.channel === 'checkout'
+          ? { status: 'abandoned', nextCheckAt: null }
+          : {
+              status: 'failed',
+              failure: 'expired',
+              error: 'The order was closed before the payment was completed.',
+              nextAction: null,
+              nextCheckAt: null,
+            },
+        by,
+      );
+    }
   }
 
   /** Whether a provider collects the order's money, so nobody may set it by hand. */

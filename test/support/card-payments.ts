@@ -1,3 +1,4 @@
+import { TestDatabase } from './database';
 import { Catalog, EntityOverrides, newCatalog } from './entity';
 import { createUser, TestUser } from './factory';
 import { FakePaystack } from './fake-paystack';
@@ -22,6 +23,8 @@ export interface CardPaymentsOptions {
   env?: Record<string, string>;
   /** For newCatalog; the menu's extra_data is merged over the NGN and paystack defaults. */
   catalog?: { business?: EntityOverrides; menu?: EntityOverrides; items?: EntityOverrides[] };
+  /** A database shared with another app (the caller drops it); a fresh one otherwise. */
+  database?: TestDatabase;
 }
 
 /**
@@ -32,11 +35,14 @@ export async function startCardPayments(options: CardPaymentsOptions = {}): Prom
   const fake = await FakePaystack.start();
   let t: TestApp | undefined;
   try {
-    t = await startTestApp({
-      PAYSTACK_SECRET_KEY: fake.secretKey,
-      PAYSTACK_BASE_URL: fake.url,
-      ...options.env,
-    });
+    t = await startTestApp(
+      {
+        PAYSTACK_SECRET_KEY: fake.secretKey,
+        PAYSTACK_BASE_URL: fake.url,
+        ...options.env,
+      },
+      { database: options.database },
+    );
     const owner = await createUser(t);
     const { menu, ...rest } = options.catalog ?? {};
     const catalog = await newCatalog(t, owner, {
