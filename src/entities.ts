@@ -4,6 +4,7 @@ import { ENTITY_ENTITIES } from './entity';
 import { NOTIFICATION_ENTITIES } from './notification';
 import { ORDER_ENTITIES } from './order';
 import { OutboxEntity } from './outbox/outbox.entity';
+import { PACE_ENTITIES } from './pace';
 import { PAYMENT_ENTITIES } from './payment';
 import { RateLimitCounterEntity } from './rate-limit/rate-limit-counter.entity';
 import { TEAM_ENTITIES } from './team';
@@ -24,4 +25,5 @@ export const ENTITIES = [
   ...PAYMENT_ENTITIES,
   ...TEAM_ENTITIES,
   ...DISCOUNT_ENTITIES,
+  ...PACE_ENTITIES,
 ];

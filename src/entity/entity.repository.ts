@@ -331,6 +331,25 @@ export class EntityRepository {
     return record ?? null;
   }
 
+  /** Sets these keys of a live record's extra_data, keeping the others; null when it is not live. */
+  async mergeExtraData(
+    manager: EntityManager,
+    type: EntityType,
+    uuid: string,
+    settings: Record<string, unknown>,
+    updatedBy: string,
+  ): Promise<EntityRecord | null> {
+    const [record] = await this.rows(
+      `UPDATE entities AS e SET extra_data = e.extra_data || $3::jsonb, updated_by = $4,
+         updated_at = now()
+       WHERE e.uuid = $1 AND e.entity_type = $2 AND e.trashed_at IS NULL
+       RETURNING ${COLUMNS}`,
+      [uuid, type.name, JSON.stringify(settings), updatedBy],
+      manager,
+    );
+    return record ?? null;
+  }
+
   /** Moves a live record of this owner to the trash; null when it is not live. */
   async trash(
     type: EntityType,

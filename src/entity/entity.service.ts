@@ -25,6 +25,8 @@ import { OrderableMenu } from './orderable-menu';
 import { MenuZones } from './menu-zones';
 import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
+import { keepStoredAvailability } from './domain/availability';
+import { Transaction } from '../database/event-bus';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
 
@@ -56,6 +58,7 @@ export class EntityService {
     const type = this.types.require(typeName);
     this.assertOwnedByCaller(user, body);
     const values = resolveValues(type, body, undefined);
+    values.extraData = keepStoredAvailability(values.extraData, undefined);
     // A business is the caller's own; a menu or item belongs to the owner of its business.
     const parent =
       values.parentEntityUuid === null
@@ -155,6 +158,8 @@ export class EntityService {
     }
     const values = resolveValues(type, body, current);
     this.access.keepPrivateSettings(role, current, values);
+    // R93: the kitchen's switch changes through its own route only.
+    values.extraData = keepStoredAvailability(values.extraData, current.extraData);
     this.access.checkUpdate(role, type, current, values);
     await this.checkParent(user, type, values, current);
     await this.checkFeaturedUrl(user, type, values, current);
@@ -250,6 +255,41 @@ export class EntityService {
       hasDeliveryItems: found.hasDeliveryItems,
       deliveryZones: zones,
     };
+  }
+
+  /** For other modules: a live business record by uuid (not in the trash), or null. */
+  async liveBusiness(businessUuid: string, manager?: EntityManager): Promise<EntityRecord | null> {
+    if (!isUuid(businessUuid)) return null;
+    const record = await this.repository.findOfType(
+      this.types.of('business'),
+      businessUuid.toLowerCase(),
+      manager,
+    );
+    return record && !record.trashedAt ? record : null;
+  }
+
+  /**
+   * For the availability route: sets these keys of a live business's
+   * `extra_data` (the others stay) in the caller's transaction, which holds
+   * the business's row until commit; the storefront's stored document goes
+   * stale with the write and every process's cache drops it at commit.
+   * Null when there is no live business.
+   */
+  async writeBusinessSettings(
+    tx: Transaction,
+    businessUuid: string,
+    settings: Record<string, unknown>,
+    updatedBy: string,
+  ): Promise<EntityRecord | null> {
+    const record = await this.repository.mergeExtraData(
+      tx.manager,
+      this.types.of('business'),
+      businessUuid,
+      settings,
+      updatedBy,
+    );
+    if (record) tx.afterCommit(() => this.storefrontCache.invalidate([record.uuid]));
+    return record;
   }
 
   /** For other modules: which of these uuids name menus of the business (in the trash or not). */

@@ -31,3 +31,10 @@ export type {
   ZoneQuote,
 } from './domain/delivery-zones';
 export { DeliveryLocationDto, DeliveryZoneRefDto } from './dto/delivery-quote.dto';
+export {
+  AVAILABILITY_KEY,
+  AVAILABILITY_MODES,
+  availabilityAt,
+  busyMinutesAt,
+} from './domain/availability';
+export type { Availability, AvailabilityMode } from './domain/availability';

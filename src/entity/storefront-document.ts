@@ -13,6 +13,10 @@ const deflateRawAsync = promisify(deflateRaw);
 export interface StorefrontAnswerInputs {
   opening_hours?: unknown;
   accepting_orders?: unknown;
+  /** The kitchen's switch (busy, paused) as stored on the business. */
+  availability?: unknown;
+  /** The menu's prep time, for `estimated_wait_minutes`. */
+  prep_time_minutes?: unknown;
 }
 
 /**

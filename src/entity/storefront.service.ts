@@ -7,6 +7,7 @@ import { MAX_PER_PAGE } from './dto/list-entities-query.dto';
 import { isoInZone, OpenState, openState, readOpeningHours } from './domain/opening-hours';
 import { requestedTimeProblem, SlotRules, slotsOfDay, slotZone } from './domain/requested-time';
 import { EntityRecord } from './entity-record.entity';
+import { Availability, availabilityAt, busyMinutesAt } from './domain/availability';
 import { StorefrontRepository } from './storefront.repository';
 import { EntityTypeRegistry } from './entity-types';
 import { StorefrontCache } from './storefront-cache';
@@ -116,6 +117,20 @@ export class StorefrontService {
   }
 
   /**
+   * The kitchen's switch of a business at the service clock's now: open,
+   * busy (with its extra minutes) or paused, `until` past reading as open.
+   */
+  availabilityOf(business: Pick<EntityRecord, 'extraData'>): Availability {
+    return availabilityAt(business.extraData, this.clock.now());
+  }
+
+  /** The slot rules with a busy kitchen's extra minutes added to the prep time (R94). */
+  private withBusyMinutes(business: Pick<EntityRecord, 'extraData'>, rules: SlotRules): SlotRules {
+    const extra = busyMinutesAt(business.extraData, this.clock.now());
+    return extra ? { ...rules, prepTimeMinutes: rules.prepTimeMinutes + extra } : rules;
+  }
+
+  /**
    * Why a business cannot take an order for `requested` now, or null: the
    * slot grid, prep time and window of `rules` and its opening hours, in its
    * own zone (UTC without hours). The switch for orders now does not apply.
@@ -126,7 +141,12 @@ export class StorefrontService {
     requested: Date,
   ): string | null {
     const hours = readOpeningHours(business.extraData.opening_hours);
-    return requestedTimeProblem(requested, this.clock.now(), hours, rules);
+    return requestedTimeProblem(
+      requested,
+      this.clock.now(),
+      hours,
+      this.withBusyMinutes(business, rules),
+    );
   }
 
   /**
@@ -141,7 +161,8 @@ export class StorefrontService {
   ): Array<{ start: Date; startText: string; endText: string }> | undefined {
     const hours = readOpeningHours(business.extraData.opening_hours);
     const zone = slotZone(hours);
-    return slotsOfDay(date, this.clock.now(), hours, rules)?.map((slot) => ({
+    const busyRules = this.withBusyMinutes(business, rules);
+    return slotsOfDay(date, this.clock.now(), hours, busyRules)?.map((slot) => ({
       start: slot.start,
       startText: isoInZone(slot.start, zone),
       endText: isoInZone(slot.end, zone),
@@ -280,14 +301,25 @@ export class StorefrontService {
    * service clock; `validUntilMs` is when they next change (an answer is
    * never kept past it): `open_now` and `next_change_at`, from the
    * business's opening hours and accepting_orders kept with the document, so
-   * a cached answer never says open once the business has closed.
+   * a cached answer never says open once the business has closed; and
+   * `availability` and `estimated_wait_minutes`, from the kitchen's switch
+   * and the menu's prep time, never kept past the switch's `until`.
    */
   private answerTimeFields(inputs: StorefrontAnswerInputs): AnswerTimeFields {
     const open = this.openStateOf({ extraData: { ...inputs } });
-    return {
-      fields: { open_now: open.open, next_change_at: open.nextChangeText },
-      validUntilMs: open.nextChangeAt ? open.nextChangeAt.getTime() : null,
+    const times = open.nextChangeAt ? [open.nextChangeAt.getTime()] : [];
+    const fields: Record<string, unknown> = {
+      open_now: open.open,
+      next_change_at: open.nextChangeText,
     };
+    // R93: the kitchen's switch and the wait it means, never kept past its `until`.
+    const availability = this.availabilityOf({ extraData: { ...inputs } });
+    const prep = Number(inputs.prep_time_minutes);
+    fields.availability = availability;
+    fields.estimated_wait_minutes =
+      (Number.isInteger(prep) && prep > 0 ? prep : 0) + (availability.extra_prep_minutes ?? 0);
+    if (availability.until) times.push(new Date(availability.until).getTime());
+    return { fields, validUntilMs: times.length ? Math.min(...times) : null };
   }
 
   /**
@@ -353,9 +385,12 @@ export class StorefrontService {
       (manager) => this.readRecords(businessMetaKey, menuMetaKey, manager),
     );
     const { business, menu, items } = result;
-    // open_now and next_change_at are added to each answer, never stored. The
+    // open_now, next_change_at, availability and the wait are added to each answer, never stored. The
     // document is public and stored as built, so private settings leave here.
-    const data: Omit<StorefrontResponseDto, 'open_now' | 'next_change_at'> = {
+    const data: Omit<
+      StorefrontResponseDto,
+      'open_now' | 'next_change_at' | 'availability' | 'estimated_wait_minutes'
+    > = {
       business: toPublicEntityResponse(business),
       menu: toPublicEntityResponse(menu),
       items: items.slice(0, MAX_PER_PAGE).map(toPublicEntityResponse),
@@ -365,6 +400,11 @@ export class StorefrontService {
     const extra = business.extraData;
     if ('opening_hours' in extra) inputs.opening_hours = extra.opening_hours;
     if ('accepting_orders' in extra) inputs.accepting_orders = extra.accepting_orders;
+    if ('availability' in extra) inputs.availability = extra.availability;
+    const fulfilment = menu.extraData.fulfilment as Record<string, unknown> | undefined;
+    if (fulfilment && typeof fulfilment === 'object' && 'prep_time_minutes' in fulfilment) {
+      inputs.prep_time_minutes = fulfilment.prep_time_minutes;
+    }
     const document = await makeDocument(data, STOREFRONT_MESSAGE, inputs);
     const stored = { document, businessUuid: business.uuid, menuUuid: menu.uuid };
     await this.documents.store(businessMetaKey, menuMetaKey, version, stored);

@@ -46,6 +46,9 @@ export const OPERATION_FLOW: readonly string[] = [
   'getOrder',
   'streamOrders',
   'updateOrder',
+  // the kitchen's pace
+  'getAvailability',
+  'setAvailability',
   // payments
   'retryOrderPayment',
   'createOrderPayment',

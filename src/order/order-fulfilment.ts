@@ -203,7 +203,11 @@ export class OrderFulfilment {
     if (order.requestedTime) return new Date(order.requestedTime);
     const orderable = await this.entities.findOrderableMenu(order.menuUuid, [], manager);
     const prep = orderable ? readFulfilment(orderable.menu.extraData).prepTimeMinutes : 0;
-    return new Date(this.clock.nowMs() + prep * 60_000);
+    // R94: a busy kitchen's extra minutes go into every ready time it sets now.
+    const busy = orderable
+      ? (this.storefront.availabilityOf(orderable.business).extra_prep_minutes ?? 0)
+      : 0;
+    return new Date(this.clock.nowMs() + (prep + busy) * 60_000);
   }
 
   /** The slots of a local day still open for orders for later, with the places left. */

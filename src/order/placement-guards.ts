@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { EntityService, StorefrontService } from '../entity';
+import { Availability, EntityService, StorefrontService } from '../entity';
 import { ApiError, ErrorDetail } from '../http/api-error';
 import { CartItemDto } from './dto/place-order.dto';
 import { OrderableItem, PricedLine, priceCart } from './domain/cart-pricing';
@@ -71,6 +71,24 @@ interface GuardServices {
   pricer: OrderPricer;
 }
 
+// R94: a paused kitchen takes no order for now.
+/** The refusal of an order for now while the kitchen is paused, naming when it resumes. */
+function pausedRefusal(availability: Availability): Refusal | null {
+  if (availability.mode !== 'paused') return null;
+  const when = availability.until ? `; it resumes at ${availability.until}` : '';
+  return {
+    message: `The kitchen is paused and takes no orders for now${when}; orders for later are welcome.`,
+    problems: [
+      {
+        field: 'menu_uuid',
+        message: `the kitchen is paused${when}`,
+        paused: true,
+        resumes_at: availability.until,
+      },
+    ],
+  };
+}
+
 /**
  * The placement's guards, in the order they run; when several would refuse an
  * order, the first of them answers. The menu itself (R43: a public menu of a
@@ -83,7 +101,8 @@ export const PLACEMENT_GUARDS: readonly PlacementGuard[] = [
     name: 'openNow',
     check({ orderable, body }, { storefront, fulfilment }) {
       const open = storefront.openStateOf(orderable.business);
-      if (open.open || fulfilment.isForLater(body)) return null;
+      if (fulfilment.isForLater(body)) return null;
+      if (open.open) return pausedRefusal(storefront.availabilityOf(orderable.business));
       const when = open.nextChangeText ? `; it opens again at ${open.nextChangeText}` : '';
       return {
         message: `The business is closed and takes no orders now${when}.`,

@@ -6,14 +6,24 @@ import { TeamModule } from '../team';
 import { AcceptanceDeadlineRepository } from './acceptance-deadline.repository';
 import { AcceptanceDeadlineWorker } from './acceptance-deadline.worker';
 import { OrderExpiryService } from './order-expiry.service';
+import { AvailabilityController } from './availability.controller';
+import { AvailabilityRepository } from './availability.repository';
+import { AvailabilityService } from './availability.service';
 
 /**
  * The kitchen's pace: orders nobody accepts in time are rejected and
- * refunded by the service.
+ * refunded by the service; the team's switch between open, busy and paused.
  */
 @Module({
   imports: [EntityModule, OrderModule, PaymentModule, TeamModule],
-  providers: [AcceptanceDeadlineRepository, OrderExpiryService, AcceptanceDeadlineWorker],
+  controllers: [AvailabilityController],
+  providers: [
+    AcceptanceDeadlineRepository,
+    OrderExpiryService,
+    AcceptanceDeadlineWorker,
+    AvailabilityRepository,
+    AvailabilityService,
+  ],
   exports: [AcceptanceDeadlineWorker],
 })
 export class PaceModule {}

@@ -14,6 +14,8 @@ export const BUSINESS_ACTIONS = [
   'business.update',
   /** Only `extra_data.accepting_orders` of the business record. */
   'business.accepting_orders',
+  /** The kitchen's switch: open, busy or paused (the availability route). */
+  'business.availability',
   /** Trash or restore the business. */
   'business.trash',
   /** The inbox, one order, the order stream and the notifications of its orders. */
@@ -48,6 +50,7 @@ export const ROLE_ACTIONS: Readonly<Record<BusinessRole, ReadonlySet<BusinessAct
     'menu.write',
     'item.availability',
     'business.accepting_orders',
+    'business.availability',
     'order.read',
     'order.update',
     'payment.manual',
@@ -59,6 +62,7 @@ export const ROLE_ACTIONS: Readonly<Record<BusinessRole, ReadonlySet<BusinessAct
   staff: new Set<BusinessAction>([
     'business.read',
     'item.availability',
+    'business.availability',
     'order.read',
     'order.update',
   ]),

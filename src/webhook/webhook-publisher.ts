@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { EventBus } from '../database/event-bus';
 import { OrderChangeKind, OrderEntity, OrderInboxService } from '../order';
+import type { AvailabilityChanged } from '../pace';
 import { eventOfChange, WebhookEventType } from './domain/webhook-events';
 import { WebhookQueue } from './webhook-queue';
 import { WebhookRepository } from './webhook.repository';
@@ -27,6 +28,26 @@ export class WebhookPublisher implements OnModuleInit {
     this.bus.on('order.changed', ({ order, changes }, tx) =>
       this.publish(tx.manager, order, changes),
     );
+    this.bus.on('business.availability_changed', (change, tx) =>
+      this.publishAvailability(tx.manager, change),
+    );
+  }
+
+  /** A change of the kitchen's switch → `business.availability_changed`. */
+  async publishAvailability(manager: EntityManager, change: AvailabilityChanged): Promise<void> {
+    const type = 'business.availability_changed';
+    const endpoints = await this.repository.matchingEndpoints(
+      manager,
+      change.ownerUuid,
+      change.businessUuid,
+      type,
+    );
+    for (const endpoint of endpoints) {
+      await this.queue.enqueueEvent(manager, endpoint, type, {
+        business_uuid: change.businessUuid,
+        availability: change.availability,
+      });
+    }
   }
 
   async publish(

@@ -80,6 +80,20 @@ export function forReader(record: EntityResponseDto, reader: Reader): EntityResp
   return readableView(reader, record);
 }
 
+/** The kitchen's switch: open, busy or paused. */
+export class AvailabilityDto {
+  @ApiProperty({ enum: ['open', 'busy', 'paused'], example: 'busy' })
+  mode!: 'open' | 'busy' | 'paused';
+
+  /** The minutes a busy kitchen adds to every new order's prep time; null unless busy. */
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 5, maximum: 180, example: 20 })
+  extra_prep_minutes!: number | null;
+
+  /** When the mode returns to `open` by itself; null: until changed. */
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  until!: string | null;
+}
+
 /** The storefront in one call: business, menu and its items. */
 export class StorefrontResponseDto {
   business!: EntityResponseDto;
@@ -102,4 +116,16 @@ export class StorefrontResponseDto {
   /** When `open_now` changes next, ISO 8601 with the business's offset; null when not known. */
   @ApiProperty({ type: 'string', nullable: true, example: '2026-12-24T22:00:00+01:00' })
   next_change_at!: string | null;
+
+  /**
+   * The kitchen's switch at the moment of the answer: `open`, `busy` (every
+   * new order takes `extra_prep_minutes` longer) or `paused` (no order for
+   * now; orders for later still), returning to `open` by itself at `until`.
+   * `accepting_orders: false` reads as `paused` with no `until`.
+   */
+  availability!: AvailabilityDto;
+
+  /** The menu's prep time plus a busy kitchen's extra minutes. */
+  @ApiProperty({ example: 35 })
+  estimated_wait_minutes!: number;
 }
