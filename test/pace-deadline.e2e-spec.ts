@@ -10,6 +10,8 @@ import { cartLine, orderBody, placeOrder, updateOrderRequest } from './support/o
 import { serverOnly } from './support/server-only';
 import { addMember } from './support/team';
 import { startTestApp, TestApp } from './support/test-app';
+import { WebhookReceiver } from './support/webhook-receiver';
+import { OutboxWorker } from '../src/outbox/outbox.worker';
 
 const MINUTE = 60_000;
 
@@ -33,9 +35,11 @@ describe('the acceptance deadline: orders nobody accepts reject and refund thems
   let clock: Clock;
   let worker: AcceptanceDeadlineWorker;
   let late: Catalog;
+  const receiver = new WebhookReceiver();
 
   beforeAll(async () => {
     card = await startCardPayments({
+      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
       catalog: {
         business: { extra_data: { acceptance_deadline_minutes: 10 } },
         items: [{ extra_data: { unit_price_amount: '20.00' } }],
@@ -45,9 +49,13 @@ describe('the acceptance deadline: orders nobody accepts reject and refund thems
     late = card.catalog;
     clock = t.app.get(Clock);
     worker = t.app.get(AcceptanceDeadlineWorker);
+    await receiver.start();
   });
   afterEach(() => clock.reset());
-  afterAll(() => card?.close());
+  afterAll(async () => {
+    await receiver.stop();
+    await card?.close();
+  });
 
   const place = (catalog: Catalog, overrides: Record<string, unknown> = {}) =>
     placeOrder(
@@ -101,6 +109,36 @@ describe('the acceptance deadline: orders nobody accepts reject and refund thems
     // Another pass does nothing more.
     await worker.runDue();
     expect((await read(order)).history).toHaveLength(owner.history.length);
+  });
+
+  it('tells the webhooks, and refunds money that arrives after the rejection', async () => {
+    expectOk(
+      await t.http
+        .post(`${t.core}/webhooks`)
+        .set(card.owner.headers)
+        .send({ url: receiver.url('/late'), events: ['order.status_changed'] }),
+      201,
+    );
+    const order = await place(late, { payment_processor: 'paystack' });
+    at(order, 12);
+    await worker.runDue();
+    await t.app.get(OutboxWorker).drain();
+    const sent = receiver.received.filter((r) => r.path === '/late').map((r) => JSON.parse(r.body));
+    expect(sent).toEqual([
+      expect.objectContaining({
+        type: 'order.status_changed',
+        data: { order: expect.objectContaining({ uuid: order.uuid, status: 'rejected' }) },
+      }),
+    ]);
+    // The guest completes the abandoned checkout anyway: the money is real, and goes back.
+    const calls = card.fake.refunds.length;
+    await card.fake.sendWebhook(card.webhookUrl, chargeSuccess(card.fake, order.payment.reference));
+    expect((await read(order)).payment.amount_paid).toBe('20.00');
+    await worker.runDue();
+    expect(card.fake.refunds.slice(calls).map((body) => body.transaction)).toEqual([
+      order.payment.reference,
+    ]);
+    expect((await read(order)).payment).toMatchObject({ status: 'refunded' });
   });
 
   it('leaves alone a business without the setting and an order accepted in time', async () => {
