@@ -207,6 +207,13 @@ describe('the kitchen’s switch: open, busy and paused', () => {
         .send({ ...business, extra_data: { ...business.extra_data, accepting_orders: false } }),
     );
     expect(await get()).toMatchObject({ mode: 'paused', until: null });
+    const refused = await placeOrderRequest(t, orderBody(shop));
+    expectError(refused, 422, 'UNPROCESSABLE');
+    expect(refused.body.error.details[0]).toMatchObject({
+      field: 'menu_uuid',
+      paused: true,
+      resumes_at: null,
+    });
     expect(expectOk(await storefront()).availability.mode).toBe('paused');
     expectOk(await put(team.staff.headers, { mode: 'open' }));
     const stored = expectOk(await t.http.get(businessPath).set(team.owner.headers));

@@ -102,8 +102,10 @@ export const PLACEMENT_GUARDS: readonly PlacementGuard[] = [
     check({ orderable, body }, { storefront, fulfilment }) {
       const open = storefront.openStateOf(orderable.business);
       if (fulfilment.isForLater(body)) return null;
-      if (open.open) return pausedRefusal(storefront.availabilityOf(orderable.business));
+      const availability = storefront.availabilityOf(orderable.business);
+      if (open.open) return pausedRefusal(availability);
       const when = open.nextChangeText ? `; it opens again at ${open.nextChangeText}` : '';
+      const paused = availability.mode === 'paused';
       return {
         message: `The business is closed and takes no orders now${when}.`,
         problems: [
@@ -112,6 +114,7 @@ export const PLACEMENT_GUARDS: readonly PlacementGuard[] = [
             message: `the business is closed${when}`,
             closed: true,
             opens_at: open.nextChangeText,
+            ...(paused ? { paused: true, resumes_at: availability.until } : {}),
           },
         ],
       };
