@@ -99,6 +99,16 @@ describe('the acceptance deadline: orders nobody accepts reject and refund thems
       to: 'rejected',
       reason: 'not_accepted_in_time',
     });
+    // The owner hears of it.
+    const notes = expectOk(
+      await t.http.get(`${t.core}/notification/user/${card.owner.uuid}`).set(card.owner.headers),
+    );
+    expect(notes).toContainEqual(
+      expect.objectContaining({
+        kind: 'order.expired',
+        data: expect.objectContaining({ order_uuid: order.uuid }),
+      }),
+    );
     // The mail copy the guest asked for.
     await drainOutbox(t);
     const mails = await readMails(t, order.customer_email_address);

@@ -3,6 +3,7 @@ import { Clock } from '../common/clock';
 import { EventBus } from '../database/event-bus';
 import { ApiError } from '../http/api-error';
 import { OrderEntity, OrderRepository, OrderStatusMoves, snapshotOf } from '../order';
+import { NotificationRepository } from '../notification';
 import { OutboxService } from '../outbox/outbox.service';
 import { PaymentService } from '../payment';
 import { acceptanceDeadline } from './acceptance-deadline';
@@ -24,7 +25,8 @@ const SYSTEM = { actor: 'system', userUuid: null } as const;
  * the status moves to `rejected` by the system with its reason (the move
  * gives back the discount redemption and the slot place and announces the
  * change: the stream, the webhook, and every module that reacts to a
- * status), and the guest's mail copy is queued if they asked for copies.
+ * status), the owner and the team are notified, and the guest's mail copy
+ * is queued if they asked for copies.
  * The money paid online is refunded once it has committed (a provider call
  * never runs inside a transaction); a refund a stopped process left owed is
  * made by the next pass (refundOwed).
@@ -40,6 +42,7 @@ export class OrderExpiryService {
     private readonly moves: OrderStatusMoves,
     private readonly payments: PaymentService,
     private readonly outbox: OutboxService,
+    private readonly notifications: NotificationRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -56,6 +59,19 @@ export class OrderExpiryService {
       const updated = await this.moves.move(tx, order, 'rejected', {
         ...SYSTEM,
         reason: NOT_ACCEPTED_IN_TIME,
+      });
+      await this.notifications.insert(tx.manager, {
+        userUuid: order.ownerUuid,
+        kind: 'order.expired',
+        title: `Order ${order.orderReference} was not accepted in time`,
+        body: 'The service rejected it and refunds what the guest paid online.',
+        data: {
+          order_uuid: order.uuid,
+          order_reference: order.orderReference,
+          business_uuid: order.businessUuid,
+          menu_uuid: order.menuUuid,
+          reason: NOT_ACCEPTED_IN_TIME,
+        },
       });
       if (updated.customerRequestedOrderEmailCopy) {
         const business = await this.deadlines.businessName(tx.manager, order.businessUuid);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EntityModule } from '../entity';
+import { NotificationModule } from '../notification';
 import { OrderModule } from '../order';
 import { PaymentModule } from '../payment';
 import { TeamModule } from '../team';
@@ -15,7 +16,7 @@ import { AvailabilityService } from './availability.service';
  * refunded by the service; the team's switch between open, busy and paused.
  */
 @Module({
-  imports: [EntityModule, OrderModule, PaymentModule, TeamModule],
+  imports: [EntityModule, NotificationModule, OrderModule, PaymentModule, TeamModule],
   controllers: [AvailabilityController],
   providers: [
     AcceptanceDeadlineRepository,
