@@ -229,9 +229,19 @@ describe('the acceptance deadline: orders nobody accepts reject and refund thems
     clock.set(new Date(requested.getTime() - 31 * MINUTE));
     await worker.runDue();
     expect((await read(order)).status).toBe('pending');
+    const taken = async () =>
+      (
+        await t.dataSource.query(
+          `SELECT coalesce(sum(taken), 0)::int AS n FROM order_slots WHERE menu_uuid = $1`,
+          [later.menu.uuid],
+        )
+      )[0].n;
+    expect(await taken()).toBe(1);
     clock.set(new Date(requested.getTime() - 30 * MINUTE));
     await worker.runDue();
     expect((await read(order)).status).toBe('rejected');
+    // Its slot place is given back.
+    expect(await taken()).toBe(0);
   });
 
   it('validates the setting (1–240) and lets only the owner set it', async () => {
