@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { RawBuilder } from 'kysely';
 import { fetchAll, queryBuilder, sql, Table } from '../database/query-builder';
 import { tryTransactionLock } from '../database/transaction-locks';
 import { EntityRecord } from '../entity';
@@ -16,8 +17,18 @@ const db = queryBuilder<{
 /** The reason a late order's history entry carries. */
 export const NOT_ACCEPTED_IN_TIME = 'not_accepted_in_time';
 
-/** The longest prep time a menu may set (minutes): orders for later due within it are read. */
-const MAX_PREP_MINUTES = 1440;
+/**
+ * A jsonb value as whole minutes, or NULL: a number, or a string of digits
+ * (settings written by hand), never an error for anything else.
+ */
+function minutesOf(value: RawBuilder<unknown>): RawBuilder<number | null> {
+  return sql<number | null>`CASE
+    WHEN jsonb_typeof(${value}) = 'number' AND (${value} #>> '{}') ~ '^[0-9]{1,4}(\\.0+)?$'
+      THEN (${value} #>> '{}')::numeric::int
+    WHEN jsonb_typeof(${value}) = 'string' AND (${value} #>> '{}') ~ '^\\s*[0-9]{1,4}\\s*$'
+      THEN trim(${value} #>> '{}')::int
+    END`;
+}
 
 /** A pending order of a business with a deadline, with what its deadline is computed from. */
 export interface PendingOrderFacts {
@@ -43,14 +54,19 @@ export class AcceptanceDeadlineRepository {
   }
 
   /**
-   * Pending orders that may be past their deadline at `now`: an order for now
-   * placed more than a minute ago (the shortest deadline), an order for later
-   * whose requested time is within the longest prep time. The exact deadline
-   * is the caller's to compute; a business without the setting has none.
+   * Pending orders past their deadline at `now` (R90), the longest overdue
+   * first: an order for now `acceptance_deadline_minutes` after it was
+   * placed, an order for later at its requested time minus the menu's prep
+   * time. A business without the setting (or with one that does not read as
+   * a whole number of minutes) has none. The caller computes the deadline
+   * again from the facts before acting.
    */
   async candidates(now: Date, limit: number): Promise<PendingOrderFacts[]> {
-    const placedBefore = new Date(now.getTime() - 60_000);
-    const requestedBefore = new Date(now.getTime() + MAX_PREP_MINUTES * 60_000);
+    const deadlineMinutes = minutesOf(sql`b.extra_data -> 'acceptance_deadline_minutes'`);
+    const prepMinutes = sql`coalesce(${minutesOf(sql`m.extra_data -> 'fulfilment' -> 'prep_time_minutes'`)}, 0)`;
+    const deadline = sql<Date>`CASE WHEN o.requested_time IS NULL
+        THEN o.created_at + make_interval(mins => ${deadlineMinutes})
+        ELSE o.requested_time - make_interval(mins => ${prepMinutes}) END`;
     const rows = await fetchAll(
       this.manager,
       db
@@ -65,18 +81,9 @@ export class AcceptanceDeadlineRepository {
           sql<unknown>`m.extra_data -> 'fulfilment'`.as('fulfilment'),
         ])
         .where('o.status', '=', 'pending')
-        .where(sql<boolean>`b.extra_data -> 'acceptance_deadline_minutes' IS NOT NULL`)
-        .where(sql<boolean>`b.extra_data -> 'acceptance_deadline_minutes' <> 'null'::jsonb`)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('o.requestedTime', 'is', null), eb('o.createdAt', '<=', placedBefore)]),
-            eb.and([
-              eb('o.requestedTime', 'is not', null),
-              eb('o.requestedTime', '<=', requestedBefore),
-            ]),
-          ]),
-        )
-        .orderBy('o.createdAt')
+        .where(sql<boolean>`${deadlineMinutes} BETWEEN 1 AND 240`)
+        .where(sql<boolean>`date_trunc('milliseconds', ${deadline}) <= ${now}`)
+        .orderBy(deadline)
         .orderBy('o.uuid')
         .limit(limit),
     );
