@@ -112,6 +112,7 @@ describe('the kitchen’s switch: open, busy and paused', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ mode: 'closed' }, 'mode'],
       [{ mode: 'busy' }, 'extra_prep_minutes'],
+      [{ mode: 'busy', extra_prep_minutes: null }, 'extra_prep_minutes'],
       [{ mode: 'busy', extra_prep_minutes: 4 }, 'extra_prep_minutes'],
       [{ mode: 'busy', extra_prep_minutes: 181 }, 'extra_prep_minutes'],
       [{ mode: 'paused', extra_prep_minutes: 20 }, 'extra_prep_minutes'],

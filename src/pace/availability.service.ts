@@ -97,7 +97,7 @@ export class AvailabilityService {
   private validated(dto: SetAvailabilityDto, now: Date): Availability {
     const problems: ErrorDetail[] = [];
     const extra = dto.extra_prep_minutes;
-    if (dto.mode === 'busy' && extra === undefined) {
+    if (dto.mode === 'busy' && (extra === undefined || extra === null)) {
       problems.push({
         field: 'extra_prep_minutes',
         message: 'busy needs extra_prep_minutes (5–180)',
