@@ -29,6 +29,12 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
       'Guests place orders with the API key only; owners list, read and move them through their ' +
       'states, and follow them live.',
   },
+  {
+    name: 'availability',
+    description:
+      'The kitchen’s switch: open, busy (orders take longer) or paused (no order for now), ' +
+      'for the owner, managers and staff.',
+  },
   { name: 'payments', description: 'Collecting and refunding the money of an order.' },
   {
     name: 'notifications',

@@ -155,6 +155,17 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     expected_status: 'pending',
     owner_note: 'Ready in 20 minutes',
   }),
+  setAvailability: {
+    busy: {
+      summary: 'Busy for two hours: every new order takes 20 minutes longer',
+      value: { mode: 'busy', extra_prep_minutes: 20, until: '2026-12-24T21:00:00Z' },
+    },
+    paused: {
+      summary: 'Paused until changed: no order for now, orders for later still',
+      value: { mode: 'paused' },
+    },
+    open: { summary: 'Back to normal', value: { mode: 'open' } },
+  },
   inviteMember: one('Invite the kitchen as staff', {
     email: 'kitchen@bistro.example',
     role: 'staff',
