@@ -2,7 +2,9 @@ import { Clock } from '../src/common/clock';
 import { OutboxWorker } from '../src/outbox/outbox.worker';
 import { Catalog, entityPath, newCatalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
-import { apiHeaders } from './support/factory';
+import { apiHeaders, createUser } from './support/factory';
+import { createTestDatabase } from './support/database';
+import { serverOnly } from './support/server-only';
 import {
   orderBody,
   placeOrder,
@@ -264,4 +266,43 @@ describe('the kitchen’s switch: open, busy and paused', () => {
       }),
     ]);
   });
+});
+
+describe('the kitchen’s switch across two service processes on one database', () => {
+  serverOnly(
+    'a change through one process shows at once in the storefront of another',
+    async () => {
+      const db = await createTestDatabase();
+      const env = { STOREFRONT_CACHE_TTL_MS: '60000' };
+      let writer: TestApp | undefined;
+      let reader: TestApp | undefined;
+      try {
+        writer = await startTestApp(env, { database: db });
+        reader = await startTestApp(env, { database: db });
+        const owner = await createUser(writer);
+        const catalog = await newCatalog(writer, owner);
+        const url = `${reader.core}/storefront/${catalog.business.meta_key}/menu/${catalog.menu.meta_key}`;
+        const mode = async () =>
+          expectOk(await reader!.http.get(url).set(apiHeaders(reader!))).availability.mode;
+        expect(await mode()).toBe('open');
+        expect(await mode()).toBe('open'); // now from the reader's cache
+        expectOk(
+          await writer.http
+            .put(`${writer.core}/businesses/${catalog.business.uuid}/availability`)
+            .set(owner.headers)
+            .send({ mode: 'paused' }),
+        );
+        let seen = await mode();
+        for (let i = 0; i < 40 && seen !== 'paused'; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          seen = await mode();
+        }
+        expect(seen).toBe('paused');
+      } finally {
+        await writer?.close();
+        await reader?.close();
+        await db.drop();
+      }
+    },
+  );
 });
