@@ -20,3 +20,6 @@ export { OrderViews } from './order-views';
 export { OrderStatusMoves } from './order-status-moves';
 export type { MoveBy, MoveExtras } from './order-status-moves';
 export { OrderModule } from './order.module';
+export { MESSAGE_CHANNELS } from './domain/message-consent';
+export type { MessageChannel, OrderMessageConsent } from './domain/message-consent';
+export type { OrderStatus } from './domain/order-status';
