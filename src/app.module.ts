@@ -23,6 +23,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ReportModule } from './report';
 import { TeamModule } from './team';
 import { WebhookModule } from './webhook';
+import { MessagingModule } from './messaging';
 import { createValidationPipe } from './http/validation';
 
 @Module({})
@@ -51,6 +52,7 @@ export class AppModule {
         DiscountModule,
         OrderModule,
         WebhookModule,
+        MessagingModule,
         PaymentModule,
         ReportModule,
         ...extraModules,
