@@ -12,7 +12,7 @@ export class GuestMessages1795880000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `CREATE TABLE "guest_messages" ("uuid" uuid NOT NULL DEFAULT uuid_generate_v4(), "business_uuid" uuid NOT NULL, "order_uuid" uuid NOT NULL, "event" character varying(32) NOT NULL, "channel" character varying(16) NOT NULL, "phone" character varying(32) NOT NULL, "language" character varying(8) NOT NULL, "parameters" jsonb NOT NULL, "status" character varying(16) NOT NULL, "provider" character varying(16), "provider_message_id" character varying(128), "error" text, "fallback" boolean NOT NULL DEFAULT false, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_guest_messages" PRIMARY KEY ("uuid"))`,
+      `CREATE TABLE "guest_messages" ("uuid" uuid NOT NULL DEFAULT gen_random_uuid(), "business_uuid" uuid NOT NULL, "order_uuid" uuid NOT NULL, "event" character varying(32) NOT NULL, "channel" character varying(16) NOT NULL, "phone" character varying(32) NOT NULL, "language" character varying(8) NOT NULL, "parameters" jsonb NOT NULL, "status" character varying(16) NOT NULL, "provider" character varying(16), "provider_message_id" character varying(128), "error" text, "fallback" boolean NOT NULL DEFAULT false, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_guest_messages" PRIMARY KEY ("uuid"))`,
     );
     await queryRunner.query(
       `CREATE INDEX "guest_messages_provider_id_idx" ON "guest_messages" ("provider_message_id") `,

@@ -23,3 +23,18 @@ export function maskPhone(phone: string): string {
   let seen = 0;
   return phone.replace(/\d/g, (digit) => (++seen > digits - 4 ? digit : '*'));
 }
+
+/** A phone number in free text: E.164 (`+2348031234567`), or `whatsapp:+…`. */
+const PHONE_IN_TEXT = /\+\d{7,15}\b/g;
+/** Any run of 8 to 15 digits: how a provider's refusal may quote the number. */
+const DIGIT_RUN = /(?<![\d.])\+?\d{8,15}(?![\d.])/g;
+
+/** Text with every E.164 number in it masked but its last four digits. */
+export function maskPhonesIn(text: string): string {
+  return text.includes('+') ? text.replace(PHONE_IN_TEXT, maskPhone) : text;
+}
+
+/** A provider's words with every number-like run masked (it may quote the number without `+`). */
+export function maskDigitRuns(text: string): string {
+  return text.replace(DIGIT_RUN, maskPhone);
+}

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
-import { maskPhone } from '../common/phone-number';
+import { maskDigitRuns, maskPhone } from '../common/phone-number';
 import { MessageChannel } from '../order';
 import { OUTBOX_MAX_ATTEMPTS, PermanentDeliveryError } from '../outbox/outbox-retry';
 import { OutboxWorker } from '../outbox/outbox.worker';
@@ -64,6 +64,10 @@ export class GuestMessageDelivery implements OnModuleInit {
       template: { name: message.event, language: message.language, parameters: message.parameters },
     });
     const to = maskPhone(message.phone);
+    if (!outcome.ok) {
+      // A provider's refusal may quote the number: it is stored and logged masked.
+      outcome.error = maskDigitRuns(outcome.error);
+    }
     if (outcome.ok) {
       await this.repository.markSent(
         message.uuid,
