@@ -148,6 +148,39 @@ describe('guest messages: the stop, the monthly limit, the log and its roles', (
       await drainMessages(t);
     });
 
+    // R102: the setting is checked when written, and only the owner writes it.
+    it('refuses a bad guest_messages setting with 400 naming its path, and a manager’s with 403', async () => {
+      const path = entityPath(t, 'business', team.catalog.business.uuid);
+      const stored = async () =>
+        expectOk(await t.http.get(path).set(team.owner.headers)).extra_data.guest_messages;
+      const before = await stored();
+      for (const [setting, field] of [
+        [{ channels: ['pigeon'], events: ['ready'] }, 'channels'],
+        [{ channels: ['sms'], events: [] }, 'events'],
+        [{ channels: ['sms'], events: ['ready'], monthly_limit: -1 }, 'monthly_limit'],
+      ] as const) {
+        const res = await t.http
+          .put(path)
+          .set(team.owner.headers)
+          .send({ extra_data: { ...team.catalog.business.extra_data, guest_messages: setting } });
+        expectError(res, 400, 'VALIDATION_FAILED');
+        expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(
+          `extra_data.guest_messages.${field}`,
+        );
+      }
+      const manager = await t.http
+        .put(path)
+        .set(team.manager.headers)
+        .send({
+          extra_data: {
+            ...team.catalog.business.extra_data,
+            guest_messages: guestMessagesSetting({ monthly_limit: 5 }),
+          },
+        });
+      expectError(manager, 403, 'FORBIDDEN');
+      expect(await stored()).toEqual(before);
+    });
+
     // R106: the log for the owner and managers; staff 403; another business's 404.
     it('answers the owner and a manager, the number masked but its last four digits', async () => {
       for (const user of [team.owner, team.manager]) {
