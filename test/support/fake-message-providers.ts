@@ -23,13 +23,13 @@ abstract class FakeProviderServer {
 
   protected abstract answer(call: ReceivedMessageCall, res: ServerResponse): void;
 
-  async start(): Promise<this> {
+  async start(port = 0): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
     this.server.on('connection', (socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
     this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -70,6 +70,9 @@ abstract class FakeProviderServer {
  * HMAC-SHA256 of the body under the app secret>`).
  */
 export class FakeWhatsApp extends FakeProviderServer {
+  /** Each message it took, with the id it answered. */
+  readonly sent: Array<{ id: string; call: ReceivedMessageCall }> = [];
+
   constructor(
     readonly accessToken = `EAAG${randomBytes(12).toString('hex')}`,
     readonly phoneNumberId = '106540352242922',
@@ -119,10 +122,12 @@ export class FakeWhatsApp extends FakeProviderServer {
         },
       });
     }
+    const id = `wamid.${randomBytes(12).toString('hex')}`;
+    this.sent.push({ id, call });
     this.json(res, 200, {
       messaging_product: 'whatsapp',
       contacts: [{ input: body.to, wa_id: body.to }],
-      messages: [{ id: `wamid.${randomBytes(12).toString('hex')}` }],
+      messages: [{ id }],
     });
   }
 
