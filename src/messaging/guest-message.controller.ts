@@ -89,7 +89,41 @@ export class GuestMessageGuestController {
   @HttpCode(200)
   @Message('Event received')
   @ApiHeader({ name: 'x-hub-signature-256', required: true })
-  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  @ApiBody({
+    schema: { type: 'object', additionalProperties: true },
+    examples: {
+      delivered: {
+        value: {
+          object: 'whatsapp_business_account',
+          entry: [
+            {
+              id: '102290129340398',
+              changes: [
+                {
+                  field: 'messages',
+                  value: {
+                    messaging_product: 'whatsapp',
+                    metadata: {
+                      display_phone_number: '15550783881',
+                      phone_number_id: '106540352242922',
+                    },
+                    statuses: [
+                      {
+                        id: 'wamid.HBgNMjM0ODAzMTIzNDU2NxUCABEYEjQ2',
+                        status: 'delivered',
+                        timestamp: '1795880000',
+                        recipient_id: '2348031234567',
+                      },
+                    ],
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      },
+    },
+  })
   @ApiEnvelope(WhatsAppWebhookReceiptDto)
   @ApiErrors(400, 401)
   receiveWhatsAppWebhook(
