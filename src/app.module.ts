@@ -24,6 +24,7 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { ReportModule } from './report';
 import { TeamModule } from './team';
 import { WebhookModule } from './webhook';
+import { MessagingModule } from './messaging';
 import { createValidationPipe } from './http/validation';
 
 @Module({})
@@ -53,6 +54,7 @@ export class AppModule {
         OrderModule,
         WebhookModule,
         PaceModule,
+        MessagingModule,
         PaymentModule,
         ReportModule,
         ...extraModules,

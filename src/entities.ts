@@ -1,6 +1,7 @@
 import { ACCOUNT_ENTITIES } from './account';
 import { DISCOUNT_ENTITIES } from './discount';
 import { ENTITY_ENTITIES } from './entity';
+import { MESSAGING_ENTITIES } from './messaging';
 import { NOTIFICATION_ENTITIES } from './notification';
 import { ORDER_ENTITIES } from './order';
 import { OutboxEntity } from './outbox/outbox.entity';
@@ -26,4 +27,5 @@ export const ENTITIES = [
   ...TEAM_ENTITIES,
   ...DISCOUNT_ENTITIES,
   ...PACE_ENTITIES,
+  ...MESSAGING_ENTITIES,
 ];

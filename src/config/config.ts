@@ -28,6 +28,27 @@ export interface S3Config {
   publicUrl: string;
 }
 
+/**
+ * Guest messages (WhatsApp Cloud API, Termii, Twilio). A provider is
+ * configured when its credentials are set; with none, messages go to the log.
+ */
+export interface GuestMessagesConfig {
+  whatsapp:
+    | { accessToken: string; phoneNumberId: string; baseUrl: string; templatePrefix: string }
+    | undefined;
+  /** Signs WhatsApp's status webhooks (X-Hub-Signature-256); unset, they are refused. */
+  whatsappAppSecret: string | undefined;
+  /** Answers WhatsApp's verification handshake; unset, it is refused. */
+  whatsappVerifyToken: string | undefined;
+  termii: { apiKey: string; senderId: string; baseUrl: string } | undefined;
+  twilio: { accountSid: string; authToken: string; from: string; baseUrl: string } | undefined;
+  /** Which SMS provider sends when both are configured. */
+  smsProvider: 'termii' | 'twilio';
+  /** The guest's order page link with `{business_meta_key}`, `{order_uuid}`, `{order_token}`; unset: FRONT_URL's. */
+  guestOrderUrl: string | undefined;
+  timeoutMs: number;
+}
+
 /** The whole runtime configuration, validated once at boot. */
 export interface AppConfig {
   port: number;
@@ -86,6 +107,8 @@ export interface AppConfig {
   frontUrl: string;
   /** Card payments collected online through Paystack; undefined without PAYSTACK_SECRET_KEY. */
   paystack: PaystackConfig | undefined;
+  /** Guest messages by WhatsApp and SMS: each provider undefined without its settings. */
+  guestMessages: GuestMessagesConfig;
   /** Origins a checkout's callback_url may point at; '*' is any http(s) origin. */
   paymentCallbackOrigins: string[] | '*';
   /** How often each process looks for pending payments whose check with the provider is due. */
@@ -178,6 +201,55 @@ function origins(env: Env, name: string): string[] | undefined {
     }
   }
   return list;
+}
+
+function guestMessagesConfig(env: Env): GuestMessagesConfig {
+  const base = (value: string) => value.replace(/\/+$/, '');
+  const whatsappToken = read(env, 'WHATSAPP_ACCESS_TOKEN');
+  const whatsappNumber = read(env, 'WHATSAPP_PHONE_NUMBER_ID');
+  const termiiKey = read(env, 'TERMII_API_KEY');
+  const twilioSid = read(env, 'TWILIO_ACCOUNT_SID');
+  const twilioToken = read(env, 'TWILIO_AUTH_TOKEN');
+  const twilioFrom = read(env, 'TWILIO_FROM');
+  return {
+    whatsapp:
+      whatsappToken && whatsappNumber
+        ? {
+            accessToken: whatsappToken,
+            phoneNumberId: whatsappNumber,
+            baseUrl: base(
+              url(env, 'WHATSAPP_BASE_URL', ['http:', 'https:']) ??
+                'https://graph.facebook.com/v21.0',
+            ),
+            templatePrefix: read(env, 'WHATSAPP_TEMPLATE_PREFIX') ?? 'order_',
+          }
+        : undefined,
+    whatsappAppSecret: read(env, 'WHATSAPP_APP_SECRET'),
+    whatsappVerifyToken: read(env, 'WHATSAPP_VERIFY_TOKEN'),
+    termii: termiiKey
+      ? {
+          apiKey: termiiKey,
+          senderId: read(env, 'TERMII_SENDER_ID') ?? 'Orders',
+          baseUrl: base(
+            url(env, 'TERMII_BASE_URL', ['http:', 'https:']) ?? 'https://api.ng.termii.com',
+          ),
+        }
+      : undefined,
+    twilio:
+      twilioSid && twilioToken && twilioFrom
+        ? {
+            accountSid: twilioSid,
+            authToken: twilioToken,
+            from: twilioFrom,
+            baseUrl: base(
+              url(env, 'TWILIO_BASE_URL', ['http:', 'https:']) ?? 'https://api.twilio.com',
+            ),
+          }
+        : undefined,
+    smsProvider: oneOf(env, 'SMS_PROVIDER', ['termii', 'twilio'] as const, 'termii'),
+    guestOrderUrl: read(env, 'GUEST_ORDER_URL'),
+    timeoutMs: int(env, 'MESSAGE_PROVIDER_TIMEOUT_MS', 10000, 1, 120000),
+  };
 }
 
 function paystackConfig(env: Env): PaystackConfig | undefined {
@@ -388,6 +460,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookSecretKey: webhookSecretKey,
     frontUrl: (frontUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
     paystack: paystackConfig(env),
+    guestMessages: guestMessagesConfig(env),
     paymentCallbackOrigins: origins(env, 'PAYMENT_CALLBACK_ORIGINS') ?? (production ? [] : '*'),
     paymentCheckIntervalMs: int(env, 'PAYMENT_CHECK_INTERVAL_MS', 15000, 100, 600000),
     metricsToken: metricsToken(env),

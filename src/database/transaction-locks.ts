@@ -6,9 +6,10 @@ import { compileRaw, execute, fetchOne, sql } from './query-builder';
  * What a transaction lock is taken on: an order and everything of it that
  * several modules change (its row, its payments), so that every transaction
  * touching two of them takes this lock first and none waits on another in a
- * circle.
+ * circle. `guest_messages` is a business's message count for its monthly
+ * limit (taken after an order's lock, never before one).
  */
-export type LockScope = 'order';
+export type LockScope = 'order' | 'guest_messages';
 
 /**
  * A transaction-scoped advisory lock on (scope, id), as an expression a

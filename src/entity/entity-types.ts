@@ -9,6 +9,7 @@ import { optionGroups } from './domain/option-groups';
 import { amount, email, ExtraDataSchema, flag, integer, shape, text, textList } from './extra-data';
 import { fulfilmentSettings } from './fulfilment-settings';
 import { withoutZones } from './domain/delivery-zones';
+import { guestMessagesSetting } from './domain/guest-messages-setting';
 
 /** One entity type as written once, independent of the namespace. */
 export interface EntityTypeDefinition {
@@ -79,6 +80,15 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
             timezone: 'Africa/Lagos',
             weekly: { mon: [['08:00', '22:00']], fri: [['18:00', '02:00']], sun: [] },
             closures: [{ from: '2026-12-24', to: '2026-12-26', note: 'Christmas' }],
+          },
+        }),
+        guest_messages: guestMessagesSetting({
+          description:
+            'Order messages to guests who consented, by WhatsApp and SMS: the channels in order of preference (the second is the fallback), the order events that send one, and at most `monthly_limit` a month. Without it no message is sent.',
+          example: {
+            channels: ['whatsapp', 'sms'],
+            events: ['accepted', 'ready'],
+            monthly_limit: 1000,
           },
         }),
         paystack_subaccount_code: text({

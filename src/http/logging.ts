@@ -3,6 +3,7 @@ import { IncomingMessage } from 'node:http';
 import { Params } from 'nestjs-pino';
 import { stdSerializers } from 'pino';
 import { AppConfig } from '../config/config';
+import { maskPhonesIn } from '../common/phone-number';
 
 /**
  * The names that mark a secret, wherever they appear: a body or log field, a
@@ -36,8 +37,10 @@ export function isSecretName(name: string): boolean {
  */
 const MAY_HOLD_SECRET = /=|bearer|eyJ/i;
 
-/** Free text (a URL, a message, a stack) with the secrets it carries censored. */
-export function redactText(text: string): string {
+/** Free text (a URL, a message, a stack) with the secrets it carries censored, phone numbers masked. */
+// R106: phone numbers are masked in every log line but their last four digits.
+export function redactText(input: string): string {
+  const text = maskPhonesIn(input);
   if (!MAY_HOLD_SECRET.test(text)) return text;
   return text
     .replace(QUERY_PAIR, (pair, sep: string, name: string) =>

@@ -77,6 +77,11 @@ export const OPERATION_FLOW: readonly string[] = [
   'redeliverWebhook',
   'rotateWebhookSecret',
   'deleteWebhook',
+  // guest messages
+  'listGuestMessages',
+  'stopGuestMessages',
+  'verifyWhatsAppWebhook',
+  'receiveWhatsAppWebhook',
   // teams
   'inviteMember',
   'acceptInvitation',

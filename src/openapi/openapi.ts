@@ -45,6 +45,11 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
     description: 'Owners’ endpoints that receive signed order events.',
   },
   {
+    name: 'guest messages',
+    description:
+      'WhatsApp and SMS messages to guests who consented: the guest’s stop, the owner’s message log and WhatsApp’s status webhook.',
+  },
+  {
     name: 'teams',
     description:
       'The people who work for a business: the owner invites managers and staff by email; each ' +

@@ -21,3 +21,6 @@ export { OrderStatusMoves } from './order-status-moves';
 export { snapshotOf } from './order-snapshot';
 export type { MoveBy, MoveExtras } from './order-status-moves';
 export { OrderModule } from './order.module';
+export { MESSAGE_CHANNELS } from './domain/message-consent';
+export type { MessageChannel, OrderMessageConsent } from './domain/message-consent';
+export type { OrderStatus } from './domain/order-status';

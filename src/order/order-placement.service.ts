@@ -10,6 +10,8 @@ import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { formatMoney } from '../common/money';
 import { requestHash } from './domain/request-hash';
 import { isUuid } from '../common/uuid';
+import { readMobileNumber } from '../common/phone-number';
+import './domain/message-consent';
 import { OrderTokens } from './domain/order-token';
 import {
   OrderResponseDto,
@@ -172,6 +174,7 @@ export class OrderPlacementService {
     // The placement's guards, in order; the first that fails refuses the order.
     const { state } = await this.guards.run(manager, dto, 'place', findings);
     const { menu, business } = state.orderable;
+    const consentPhone = consentedPhone(dto, business.extraData);
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
     const plan = this.payments.plan({
       processor: state.processor,
@@ -185,7 +188,10 @@ export class OrderPlacementService {
       events,
     } = await this.orders.insertPlacedOrder(
       manager,
-      newOrderOf(state, dto, plan.currency),
+      {
+        ...newOrderOf(state, dto, plan.currency),
+        customerPhoneNumber: consentPhone ?? optionalText(dto.customer_phone_number),
+      },
       state.lines.map(newLineOf),
       'guest',
     );
@@ -199,6 +205,15 @@ export class OrderPlacementService {
     });
     await this.tellTheBusiness(tx, answer, stored, state);
     await publish('order.created', stored);
+    if (consentPhone && dto.message_consent) {
+      await tx.emit('order.message_consent', {
+        orderUuid: stored.uuid,
+        businessUuid: stored.businessUuid,
+        channel: dto.message_consent.channel,
+        phone: consentPhone,
+        consentedAt: stored.createdAt,
+      });
+    }
     // Last, so the slot's lock is held only until the commit.
     await this.guards.holdSlot(manager, state);
     return {
@@ -240,6 +255,34 @@ export class OrderPlacementService {
       await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));
     }
   }
+}
+
+// R100: guest messages are opt-in; with consent the phone must be a mobile number, stored in E.164.
+/**
+ * With `message_consent`, the guest's phone as E.164, read as E.164 or in the
+ * national form of the business's `country_of_registration`; 422 on
+ * `customer_phone_number` when it is not a mobile number. Without consent,
+ * null: the phone is kept as sent.
+ */
+function consentedPhone(
+  dto: PlaceOrderDto,
+  business: Record<string, unknown> | null,
+): string | null {
+  if (!dto.message_consent) return null;
+  const country = business?.country_of_registration;
+  const phone = dto.customer_phone_number
+    ? readMobileNumber(dto.customer_phone_number, typeof country === 'string' ? country : null)
+    : null;
+  if (!phone) {
+    throw ApiError.unprocessable('Messages need a mobile number to reach.', [
+      {
+        field: 'customer_phone_number',
+        message:
+          'customer_phone_number must be a mobile number, in E.164 (+2348031234567) or in the national form of the business’s country, when message_consent is sent.',
+      },
+    ]);
+  }
+  return phone;
 }
 
 /** The order row of a body the guards accepted. */

@@ -16,6 +16,7 @@ export const LANE_OF_KIND = {
   mail: 'mail',
   webhook: 'webhook',
   realtime: 'message',
+  guest_message: 'message',
 } as const satisfies Record<string, OutboxLaneName>;
 
 export type OutboxKind = keyof typeof LANE_OF_KIND;

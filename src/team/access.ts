@@ -36,6 +36,8 @@ export const BUSINESS_ACTIONS = [
   'members.manage',
   /** Outbound webhooks of the business. */
   'webhook.manage',
+  /** The log of messages sent to guests by WhatsApp and SMS. */
+  'messages.read',
 ] as const;
 
 export type BusinessAction = (typeof BUSINESS_ACTIONS)[number];
@@ -58,6 +60,7 @@ export const ROLE_ACTIONS: Readonly<Record<BusinessRole, ReadonlySet<BusinessAct
     'report.read',
     'discount.manage',
     'members.read',
+    'messages.read',
   ]),
   staff: new Set<BusinessAction>([
     'business.read',

@@ -25,6 +25,7 @@ import { MAX_CART_LINES } from '../domain/cart-pricing';
 import { parseAmount } from '../../common/money';
 import { FULFILMENT_TYPES, FulfilmentType } from '../domain/fulfilment-type';
 import { PAYMENT_PROCESSORS, PaymentProcessor } from '../../payment';
+import { MESSAGE_CHANNELS, MessageChannel } from '../domain/message-consent';
 
 /** A non-negative amount sent as a number or as decimal text. */
 function IsAmount(options?: ValidationOptions): PropertyDecorator {
@@ -59,6 +60,13 @@ export class CartOptionDto {
   @IsString()
   @MaxLength(64)
   option!: string;
+}
+
+/** Guest messages: the channel the guest prefers. */
+export class MessageConsentDto {
+  @ApiProperty({ enum: MESSAGE_CHANNELS, example: 'whatsapp' })
+  @IsIn(MESSAGE_CHANNELS)
+  channel!: MessageChannel;
 }
 
 export class CartItemDto {
@@ -166,6 +174,20 @@ export class PlaceOrderDto {
   @IsString()
   @MaxLength(32)
   customer_phone_number?: string;
+
+  /**
+   * The guest's opt-in to order messages by WhatsApp or SMS on
+   * `customer_phone_number` (its preferred channel); without it no message is
+   * sent. With it the phone must be a mobile number, E.164 or in the national
+   * form of the business's country (422 on `customer_phone_number`
+   * otherwise), and is stored in E.164.
+   */
+  @ApiProperty({ type: () => MessageConsentDto, required: false })
+  @IsOptional()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => MessageConsentDto)
+  message_consent?: MessageConsentDto;
 
   /** Send the customer a copy of the order by email. */
   @IsOptional()
