@@ -1,6 +1,7 @@
 import { entityPath, EntityResponse, newBusiness, newItem, newMenu } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { apiHeaders, createUser, TestUser } from './support/factory';
+import { placeOrder } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
 const FRIES_GROUP = {
@@ -29,6 +30,7 @@ describe('menus for everyone: languages, allergens and dietary tags', () => {
   let menu: EntityResponse;
   let chicken: EntityResponse;
   let salad: EntityResponse;
+  let fish: EntityResponse;
 
   beforeAll(async () => {
     t = await startTestApp({ STOREFRONT_CACHE_TTL_MS: '60000' });
@@ -65,7 +67,7 @@ describe('menus for everyone: languages, allergens and dietary tags', () => {
         },
       },
     });
-    await newItem(t, owner, menu, {
+    fish = await newItem(t, owner, menu, {
       title_name: 'Grilled fish',
       extra_data: { sort_position: 3, option_groups: [FRIES_GROUP] },
     });
@@ -251,5 +253,36 @@ describe('menus for everyone: languages, allergens and dietary tags', () => {
     const data = expectOk(res);
     expect(res.headers['content-language']).toBeUndefined();
     expect(data.items[0].title_name).not.toBe('x');
+  });
+
+  it('records on each order line the allergens of its item and its chosen options', async () => {
+    const line = (item: EntityResponse, options: Array<[string, string]> = []) => ({
+      uuid: item.uuid,
+      quantity: 1,
+      item_note: '',
+      options: options.map(([group, option]) => ({ group, option })),
+    });
+    const order = await placeOrder(t, {
+      menu_uuid: menu.uuid,
+      amount: '30.00',
+      payment_processor: 'cash',
+      customer_email_address: 'guest@example.test',
+      customer_phone_number: '+2348000000000',
+      customer_requested_order_email_copy: false,
+      general_note: '',
+      delivery_data: { delivery_identifier: '', delivery_address: '' },
+      onpremise_data: {
+        customer_onpremise_location_type: '',
+        customer_onpremise_location_number: '',
+        customer_onpremise_location: '_',
+      },
+      cart_items: [line(chicken), line(salad), line(fish, [['side', 'alloco']])],
+    });
+    expect(order.items.map((item: { allergens: string[] }) => item.allergens)).toEqual([
+      ['gluten', 'mustard'],
+      // may_contain is not recorded as contained.
+      [],
+      ['fish'],
+    ]);
   });
 });

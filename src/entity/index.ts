@@ -15,6 +15,7 @@ export type { ExtraDataDocument } from './extra-data-openapi';
 export const ENTITY_ENTITIES = [EntityRecord];
 export type { OrderableMenu } from './orderable-menu';
 export { readBusinessView, readMenuItemView, readMenuView } from './extra-data-views';
+export { ALLERGENS } from './domain/menu-labels';
 export type {
   BusinessView,
   MenuItemView,

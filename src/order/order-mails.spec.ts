@@ -63,6 +63,7 @@ const order: OrderResponseDto = {
       quantity: 3,
       line_total: '59.97',
       item_note: 'no onions',
+      allergens: [],
     },
   ],
   history: [],

@@ -285,5 +285,6 @@ function newLineOf(line: PricedLine): NewOrderLine {
     quantity: line.quantity,
     lineTotal: formatMoney(line.lineTotal),
     itemNote: line.itemNote,
+    allergens: line.allergens,
   };
 }

@@ -92,6 +92,8 @@ export interface NewOrderLine {
   quantity: number;
   lineTotal: string;
   itemNote: string | null;
+  /** The allergens of the item and its chosen options; [] (the default) for none. */
+  allergens?: readonly string[];
 }
 
 export interface NewOrderEvent {
@@ -138,6 +140,7 @@ const LINE_TYPES = {
   quantity: 'int',
   lineTotal: 'numeric',
   itemNote: 'text',
+  allergens: 'jsonb',
 } as const;
 
 /** Event ids are bigint, read as decimal text. */
@@ -359,7 +362,11 @@ export class OrderRepository {
  */
 export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], actor: OrderActor) {
   const { price, deliveryData, onpremiseData, deliveryZone, ...columns } = order;
-  const lineRows = lines.map((line) => ({ ...line, options: [...line.options] }));
+  const lineRows = lines.map((line) => ({
+    ...line,
+    options: [...line.options],
+    allergens: [...(line.allergens ?? [])],
+  }));
   return db
     .with('o', (qb) =>
       qb
@@ -402,6 +409,7 @@ export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], 
               'v.quantity',
               'v.lineTotal',
               'v.itemNote',
+              'v.allergens',
             ]),
         )
         .returningAll(),
@@ -442,6 +450,7 @@ export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], 
             quantity: lb.ref('l.quantity'),
             lineTotal: sql<string>`${lb.ref('l.lineTotal')}::text`,
             itemNote: lb.ref('l.itemNote'),
+            allergens: lb.ref('l.allergens'),
           })}), '[]')`.as('lines'),
         )
         .as('placedLines'),

@@ -45,6 +45,9 @@ export class OrderLineResponseDto {
   @ApiProperty({ example: '59.97' })
   line_total!: string;
   item_note!: string | null;
+  /** The allergens of the item and its chosen options (EU 1169/2011 Annex II) when it was ordered. */
+  @ApiProperty({ type: [String], example: ['gluten', 'milk'] })
+  allergens!: string[];
 }
 
 /** One change of an order: a field, its old and new value, who and when. */
@@ -273,6 +276,7 @@ export function toOrderLineResponse(line: OrderLineEntity): OrderLineResponseDto
     quantity: line.quantity,
     line_total: line.lineTotal,
     item_note: line.itemNote,
+    allergens: line.allergens ?? [],
   };
 }
 
