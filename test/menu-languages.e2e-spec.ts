@@ -1,7 +1,7 @@
 import { entityPath, EntityResponse, newBusiness, newItem, newMenu } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { apiHeaders, createUser, TestUser } from './support/factory';
-import { placeOrder } from './support/order';
+import { guestHeaders, placeOrder, placeOrderRequest, rowCounts } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
 const FRIES_GROUP = {
@@ -255,34 +255,65 @@ describe('menus for everyone: languages, allergens and dietary tags', () => {
     expect(data.items[0].title_name).not.toBe('x');
   });
 
+  const orderLine = (item: EntityResponse, options: Array<[string, string]> = []) => ({
+    uuid: item.uuid,
+    quantity: 1,
+    item_note: '',
+    options: options.map(([group, option]) => ({ group, option })),
+  });
+  const orderOf = (lines: object[], amount: string, extra: Record<string, unknown> = {}) => ({
+    menu_uuid: menu.uuid,
+    amount,
+    payment_processor: 'cash',
+    customer_email_address: 'guest@example.test',
+    customer_phone_number: '+2348000000000',
+    customer_requested_order_email_copy: false,
+    general_note: '',
+    delivery_data: { delivery_identifier: '', delivery_address: '' },
+    onpremise_data: {
+      customer_onpremise_location_type: '',
+      customer_onpremise_location_number: '',
+      customer_onpremise_location: '_',
+    },
+    cart_items: lines,
+    ...extra,
+  });
+
   it('records on each order line the allergens of its item and its chosen options', async () => {
-    const line = (item: EntityResponse, options: Array<[string, string]> = []) => ({
-      uuid: item.uuid,
-      quantity: 1,
-      item_note: '',
-      options: options.map(([group, option]) => ({ group, option })),
-    });
-    const order = await placeOrder(t, {
-      menu_uuid: menu.uuid,
-      amount: '30.00',
-      payment_processor: 'cash',
-      customer_email_address: 'guest@example.test',
-      customer_phone_number: '+2348000000000',
-      customer_requested_order_email_copy: false,
-      general_note: '',
-      delivery_data: { delivery_identifier: '', delivery_address: '' },
-      onpremise_data: {
-        customer_onpremise_location_type: '',
-        customer_onpremise_location_number: '',
-        customer_onpremise_location: '_',
-      },
-      cart_items: [line(chicken), line(salad), line(fish, [['side', 'alloco']])],
-    });
+    const order = await placeOrder(
+      t,
+      orderOf(
+        [orderLine(chicken), orderLine(salad), orderLine(fish, [['side', 'alloco']])],
+        '30.00',
+      ),
+    );
     expect(order.items.map((item: { allergens: string[] }) => item.allergens)).toEqual([
       ['gluten', 'mustard'],
       // may_contain is not recorded as contained.
       [],
       ['fish'],
     ]);
+  });
+
+  it("records the language an order was placed in, among the menu's", async () => {
+    const chickenOnly = (extra: Record<string, unknown> = {}) =>
+      orderOf([orderLine(chicken)], '10.00', extra);
+    const byHeader = await placeOrder(t, chickenOnly(), {
+      ...guestHeaders(t),
+      'Accept-Language': 'fr-CI, en;q=0.5',
+    });
+    expect(byHeader.language).toBe('fr');
+    const byBody = await placeOrder(t, chickenOnly({ language: 'ar' }), {
+      ...guestHeaders(t),
+      'Accept-Language': 'fr',
+    });
+    expect(byBody.language).toBe('ar');
+    const unknown = await placeOrder(t, chickenOnly({ language: 'de' }));
+    expect(unknown.language).toBe('en');
+    const before = await rowCounts(t);
+    const refused = await placeOrderRequest(t, chickenOnly({ language: 'not a tag' }));
+    expectError(refused, 400, 'VALIDATION_FAILED');
+    expect(refused.body.error.details[0].field).toBe('language');
+    expect(await rowCounts(t)).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
 import { isPlainObject } from './extra-data';
-import { Allergen, canonicalLocale, MenuLanguages } from './domain/menu-labels';
+import { Allergen, canonicalLocale, MenuLanguages, readMenuLanguages } from './domain/menu-labels';
 
 /**
  * What a guest asked the storefront for beyond the records: a language and
@@ -153,4 +153,24 @@ export function viewOfData(data: Json, language: string | undefined, view: Store
   result.menu = localise(data.menu);
   result.items = items.map(localise);
   return result;
+}
+
+/**
+ * The language an order is placed in (R118): the body's `language`, else
+ * the best of Accept-Language, among the menu's languages, as the storefront
+ * resolves it; null for a menu without languages.
+ */
+export function orderLanguage(
+  menuExtraData: Record<string, unknown>,
+  sent: string | undefined,
+  acceptLanguage?: (available: string[]) => string | false,
+): string | null {
+  const languages = readMenuLanguages(menuExtraData.languages);
+  if (!languages) return null;
+  return resolveLanguage(languages, {
+    lang: sent,
+    acceptLanguage,
+    excludeAllergens: [],
+    strict: false,
+  });
 }

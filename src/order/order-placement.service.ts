@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UserContacts } from '../account';
+import { orderLanguage } from '../entity';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
@@ -77,6 +78,7 @@ export class OrderPlacementService {
     dto: PlaceOrderDto,
     idempotencyHeader: string | undefined,
     clientIp: string,
+    acceptLanguage?: (available: string[]) => string | false,
   ): Promise<ApiResult<PlacedOrderResponseDto>> {
     const key = this.idempotency.parseKey(idempotencyHeader);
     // R46; before the transaction (the limiter may use its own connection).
@@ -98,7 +100,7 @@ export class OrderPlacementService {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const created = await this.createOrder(tx, dto, publish, findings);
+      const created = await this.createOrder(tx, dto, publish, findings, acceptLanguage);
       if (key) {
         await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
           status: 201,
@@ -162,6 +164,7 @@ export class OrderPlacementService {
     dto: PlaceOrderDto,
     publish: PublishOrderEvent,
     findings: GuardFindings,
+    acceptLanguage?: (available: string[]) => string | false,
   ): Promise<{
     answer: OrderResponseDto;
     order: OrderEntity;
@@ -185,7 +188,11 @@ export class OrderPlacementService {
       events,
     } = await this.orders.insertPlacedOrder(
       manager,
-      newOrderOf(state, dto, plan.currency),
+      {
+        ...newOrderOf(state, dto, plan.currency),
+        // R118: the language of the guest's mails, among the menu's.
+        language: orderLanguage(menu.extraData, dto.language, acceptLanguage),
+      },
       state.lines.map(newLineOf),
       'guest',
     );

@@ -64,6 +64,8 @@ export interface NewOrder {
   /** The delivery zone that priced the order, and its minutes from ready to delivered (none: null). */
   deliveryZone?: { key: string; title: string } | null;
   deliveryEtaMinutes?: number | null;
+  /** The language the order was placed in; null (the default) for a menu without languages. */
+  language?: string | null;
 }
 
 /** An order's price in lines, amounts as exact decimal strings. */

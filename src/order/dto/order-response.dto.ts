@@ -191,6 +191,9 @@ export class OrderResponseDto {
    */
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   estimated_delivery_at!: string | null;
+  /** The language the order was placed in, among the menu's; null for a menu without languages. */
+  @ApiProperty({ type: 'string', nullable: true, example: 'fr' })
+  language!: string | null;
   @ApiProperty({ type: [OrderLineResponseDto] })
   items!: OrderLineResponseDto[];
   /** Every change, oldest first. */
@@ -322,6 +325,7 @@ export function toOrderResponse(order: OrderEntity, parts: OrderParts): OrderRes
     general_note: order.generalNote,
     owner_note: order.ownerNote,
     ...fulfilmentFields(order),
+    language: order.language ?? null,
     items: lines.map(toOrderLineResponse),
     history: events.map(toOrderHistoryEntry),
     created_at: iso(order.createdAt),
