@@ -1,5 +1,12 @@
 import { Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiConsumes, ApiOkResponse, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiParam,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
 import { raw, Request, Response } from 'express';
 import { Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
@@ -66,7 +73,7 @@ async function parsedImport(req: Request, res: Response): Promise<ParsedImport> 
  * A menu as a file and back: export as JSON or CSV, import either. Owners
  * and managers only (staff are refused with 403).
  */
-@ApiTags('menus')
+@ApiTags('entities')
 @SpaceController('core', 'menus/:menu_uuid')
 @ApiParam({ name: 'menu_uuid', format: 'uuid', description: 'The menu.' })
 export class MenuTransferController {
@@ -148,6 +155,38 @@ export class MenuTransferController {
   @HttpCode(200)
   @Auth()
   @ApiConsumes('application/json', 'text/csv')
+  @ApiBody({
+    description: 'The export of a menu as JSON, or its CSV.',
+    schema: { oneOf: [{ type: 'object' }, { type: 'string' }] },
+    examples: {
+      json: {
+        summary: 'JSON',
+        value: {
+          items: [
+            {
+              external_id: 'jollof',
+              title_name: 'Jollof rice',
+              status: 'enabled',
+              extra_data: {
+                category: 'Mains',
+                unit_price_amount: '3500.00',
+                minimum_quantity_per_order: 1,
+                maximum_quantity_per_order: 10,
+                allergens: ['celery'],
+                translations: { fr: { title_name: 'Riz jollof' } },
+              },
+            },
+          ],
+        },
+      },
+      csv: {
+        summary: 'CSV',
+        value:
+          'external_id,kind,title_name,unit_price_amount,minimum_quantity_per_order,' +
+          'maximum_quantity_per_order,allergens\r\njollof,item,Jollof rice,3500.00,1,10,celery\r\n',
+      },
+    },
+  })
   @ApiEnvelope(ImportCountsDto)
   @ApiErrors(400, 403, 404, 413, 415, 422)
   async importMenu(
