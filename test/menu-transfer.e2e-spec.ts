@@ -171,6 +171,17 @@ describe('menu export and import', () => {
     expect(expectOk(round)).toMatchObject({ created: 0, updated: 0, unchanged: 3 });
   });
 
+  it('two imports of one file at once create each item once', async () => {
+    const empty = await newMenu(t, owner, team.catalog.business);
+    const answers = await Promise.all(
+      [0, 1, 2].map(() => importInto(owner, sampleCsv(), 'text/csv', '', empty.uuid)),
+    );
+    const counts = answers.map((res) => expectOk(res));
+    expect(counts.map((count) => count.created).sort()).toEqual([0, 0, 3]);
+    expect(counts.map((count) => count.unchanged).sort()).toEqual([0, 3, 3]);
+    expect(await items(empty.uuid)).toHaveLength(3);
+  });
+
   it('matches by external_id only, updates what changed, and prunes only when asked', async () => {
     const target = await newMenu(t, owner, team.catalog.business);
     const kept = await newItem(t, owner, target, { title_name: 'Tea' });
