@@ -198,6 +198,14 @@ describe('menus for everyone: languages, allergens and dietary tags', () => {
       .set(apiHeaders(t))
       .set('If-None-Match', french.res.headers.etag);
     expect(again.status).toBe(304);
+    // The plain answer's 304 varies on the language as its 200 does.
+    const plain304 = await t.http
+      .get(path())
+      .set(apiHeaders(t))
+      .set('If-None-Match', english.res.headers.etag);
+    expect(plain304.status).toBe(304);
+    expect(plain304.headers.vary).toMatch(/Accept-Language/);
+    expect(plain304.headers['content-language']).toBe('en');
     // The English ETag does not stand for the French answer.
     const other = await t.http
       .get(path('?lang=fr'))

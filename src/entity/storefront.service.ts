@@ -249,7 +249,7 @@ export class StorefrontService {
       if (hit) {
         if (hit.refreshDue) this.refresh(key, businessMetaKey, menuMetaKey);
         if (matchesEtag(request.ifNoneMatch, hit.value.etag)) {
-          return { notModified: true, etag: hit.value.etag };
+          return { notModified: true, etag: hit.value.etag, language: hit.value.language };
         }
         if (!request.gzip) await this.withPlainBody(key, hit.value);
         return hit.value;
@@ -290,7 +290,11 @@ export class StorefrontService {
     const stored = await this.documents.readEtag(businessMetaKey, menuMetaKey);
     if (!stored) return undefined;
     const etag = answerEtag(stored.etag, this.answerTimeFields(stored.answerInputs));
-    if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
+    if (matchesEtag(request.ifNoneMatch, etag)) {
+      // A 304 varies as its 200 does: it names the (default) language too.
+      const language = readMenuLanguages(stored.answerInputs.languages)?.default;
+      return { notModified: true, etag, language };
+    }
     const held = this.held.get(key, etag);
     if (!held) return undefined;
     const refs = [stored.businessUuid, stored.menuUuid];
