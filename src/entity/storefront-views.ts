@@ -12,7 +12,7 @@ export interface StorefrontView {
   /** Picks the best of the available languages by the request's Accept-Language, or false. */
   acceptLanguage?: (available: string[]) => string | false;
   /** `?exclude_allergens=`, already checked against the vocabulary. */
-  excludeAllergens: Allergen[];
+  excludeAllergens: readonly Allergen[];
   /** `strict=true`: `may_contain` counts too. */
   strict: boolean;
 }
