@@ -10,6 +10,7 @@ import { amount, email, ExtraDataSchema, flag, integer, shape, text, textList } 
 import { fulfilmentSettings } from './fulfilment-settings';
 import { withoutZones } from './domain/delivery-zones';
 import { guestMessagesSetting } from './domain/guest-messages-setting';
+import { LABEL_FIELDS, menuLanguages, RECORD_TRANSLATIONS } from './domain/menu-labels';
 
 /** One entity type as written once, independent of the namespace. */
 export interface EntityTypeDefinition {
@@ -110,6 +111,7 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
             tips: { enabled: true, presets_percent: [5, 10, 15] },
           },
         }),
+        translations: RECORD_TRANSLATIONS,
       },
     },
   },
@@ -180,6 +182,11 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
             'How orders are handed over and when. Without it every mode is offered, with no prep ' +
             'time, no minimum and no orders for later.',
         }),
+        languages: menuLanguages({
+          description:
+            'The languages the storefront answers in: `default` and the `available` ones (BCP 47).',
+        }),
+        translations: RECORD_TRANSLATIONS,
       },
       // The delivery zones have limits of their own (50 zones of up to 500 points).
       sized: withoutZones,
@@ -242,6 +249,8 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
             },
           ],
         }),
+        ...LABEL_FIELDS,
+        translations: RECORD_TRANSLATIONS,
       },
       // The source marks these as needed by the storefront; an order cannot be priced without them.
       required: ['unit_price_amount', 'minimum_quantity_per_order', 'maximum_quantity_per_order'],

@@ -11,6 +11,9 @@ import { EntityTypeRegistry } from './entity-types';
 import { FeaturedUrlChecks } from './featured-url-check';
 import { ListPageCache } from './list-page-cache';
 import { MenuZones } from './menu-zones';
+import { MenuTransferController } from './menu-transfer.controller';
+import { MenuTransferRepository } from './menu-transfer.repository';
+import { MenuTransferService } from './menu-transfer.service';
 import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 import { StorefrontDocumentRepository } from './storefront-document.repository';
@@ -34,6 +37,7 @@ import { StorefrontService } from './storefront.service';
     StorefrontController,
     StorefrontQrController,
     DeliveryQuoteController,
+    MenuTransferController,
   ],
   providers: [
     EntityAccess,
@@ -52,6 +56,8 @@ import { StorefrontService } from './storefront.service';
     FeaturedUrlChecks,
     MenuZones,
     DeliveryQuoteService,
+    MenuTransferRepository,
+    MenuTransferService,
   ],
   exports: [EntityService, EntityTypeRegistry, FeaturedUrlChecks, StorefrontService],
 })

@@ -54,6 +54,7 @@ describe('extra_data read models', () => {
           title: null,
           priceDelta: option.price_delta,
           available: option.available ?? true,
+          allergens: [],
         })),
       },
     ]);
@@ -88,9 +89,15 @@ describe('extra_data read models', () => {
         title: null,
         minSelected: 0,
         maxSelected: 1,
-        options: [{ key: 'small', title: null, priceDelta: '0', available: true }],
+        options: [{ key: 'small', title: null, priceDelta: '0', available: true, allergens: [] }],
       },
     ]);
+    // R116: allergens read as the rule stores them; a list it refuses reads as none.
+    expect(readMenuItemView({ allergens: ['milk', 'gluten'] }).allergens).toEqual([
+      'gluten',
+      'milk',
+    ]);
+    expect(readMenuItemView({ allergens: ['milk', 'tree nuts'] }).allergens).toEqual([]);
     for (const garbage of [null, undefined, 'text', 42, []]) {
       expect(() => readMenuItemView(garbage)).not.toThrow();
       expect(() => readMenuView(garbage)).not.toThrow();

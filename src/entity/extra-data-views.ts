@@ -1,6 +1,7 @@
 import { ErrorDetail } from '../http/api-error';
 import { withoutZones } from './domain/delivery-zones';
 import { OPTION_RULES } from './domain/option-groups';
+import { LABEL_FIELDS } from './domain/menu-labels';
 import { ENTITY_TYPE_DEFINITIONS } from './entity-types';
 import { FieldRule, isPlainObject } from './extra-data';
 
@@ -40,6 +41,8 @@ export interface OptionView {
   /** Decimal text, "0" when absent. */
   priceDelta: string;
   available: boolean;
+  /** The allergens it contains (R116), [] when none are stated. */
+  allergens: string[];
 }
 
 export interface OptionGroupView {
@@ -66,6 +69,8 @@ export interface MenuItemView {
    * its rules) is left out, so it cannot be chosen.
    */
   optionGroups: OptionGroupView[];
+  /** The allergens it contains (R116), [] when none are stated. */
+  allergens: string[];
 }
 
 function blankToNull(value: string | null): string | null {
@@ -83,6 +88,7 @@ function readOption(candidate: unknown): OptionView | undefined {
     title: blankToNull(read(OPTION_RULES.title, candidate.title, null)),
     priceDelta: delta as string,
     available: read(OPTION_RULES.available, candidate.available, true),
+    allergens: read<string[]>(LABEL_FIELDS.allergens, candidate.allergens, []),
   };
 }
 
@@ -119,6 +125,7 @@ export function readMenuItemView(extraData: unknown): MenuItemView {
     tag: read(ITEM.tag, data.tag, null),
     sortPosition: read(ITEM.sort_position, data.sort_position, null),
     optionGroups: readOptionGroups(data.option_groups),
+    allergens: read<string[]>(ITEM.allergens, data.allergens, []),
   };
 }
 

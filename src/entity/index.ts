@@ -15,6 +15,8 @@ export type { ExtraDataDocument } from './extra-data-openapi';
 export const ENTITY_ENTITIES = [EntityRecord];
 export type { OrderableMenu } from './orderable-menu';
 export { readBusinessView, readMenuItemView, readMenuView } from './extra-data-views';
+export { ALLERGENS } from './domain/menu-labels';
+export { orderLanguage } from './storefront-views';
 export type {
   BusinessView,
   MenuItemView,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { constants, crc32, deflateRaw, deflateRawSync } from 'node:zlib';
 import { successBody } from '../http/envelope';
+import { MenuLanguages } from './domain/menu-labels';
 
 const deflateRawAsync = promisify(deflateRaw);
 
@@ -17,6 +18,8 @@ export interface StorefrontAnswerInputs {
   availability?: unknown;
   /** The menu's prep time, for `estimated_wait_minutes`. */
   prep_time_minutes?: unknown;
+  /** The menu's `languages`, which the storefront's language is resolved against. */
+  languages?: unknown;
 }
 
 /**
@@ -52,6 +55,12 @@ export interface StorefrontAnswer {
   etag: string;
   /** Until when (epoch ms) the answer-time fields of this answer hold; null: until a write. */
   validUntilMs: number | null;
+  /** The menu's languages, when it has any. */
+  languages?: MenuLanguages;
+  /** For an answer in a language or without some allergens: the ETag of the plain answer it was made of. */
+  viewOf?: string;
+  /** The language the answer is in, when the menu has languages. */
+  language?: string;
 }
 
 /** The bytes an answer holds in the forms it has now. */

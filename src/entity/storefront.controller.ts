@@ -1,5 +1,5 @@
-import { Get, Param, Req, Res } from '@nestjs/common';
-import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Get, Param, Query, Req, Res } from '@nestjs/common';
+import { ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Request, Response } from 'express';
 import { ApiKeyOnly } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
@@ -7,6 +7,43 @@ import { RawResponse } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
 import { StorefrontResponseDto } from './dto/entity-response.dto';
 import { StorefrontReply, StorefrontService } from './storefront.service';
+import { StorefrontView } from './storefront-views';
+import { ApiError } from '../http/api-error';
+import { ALLERGENS, Allergen, isAllergen } from './domain/menu-labels';
+
+/**
+ * The view a request asks for: `?lang`, Accept-Language (parsed by Express's
+ * negotiator, q-values honoured), `?exclude_allergens` (400 naming the
+ * parameter for a word not in the list) and `?strict`.
+ */
+function viewOf(req: Request, lang: unknown, exclude: unknown, strict: unknown): StorefrontView {
+  const words =
+    typeof exclude === 'string' && exclude.trim() !== ''
+      ? exclude.split(',').map((word) => word.trim())
+      : [];
+  const unknown = words.filter((word) => !isAllergen(word));
+  if (exclude !== undefined && typeof exclude !== 'string') unknown.push(String(exclude));
+  if (unknown.length > 0) {
+    throw ApiError.validation([
+      {
+        field: 'exclude_allergens',
+        message: `exclude_allergens may only list ${ALLERGENS.join(', ')}; not ${unknown.join(', ')}.`,
+      },
+    ]);
+  }
+  if (strict !== undefined && strict !== 'true' && strict !== 'false') {
+    throw ApiError.validation([{ field: 'strict', message: 'strict must be true or false.' }]);
+  }
+  const header = req.headers['accept-language'];
+  return {
+    lang: typeof lang === 'string' && lang !== '' ? lang : undefined,
+    acceptLanguage: header
+      ? (available) => (available.length ? req.acceptsLanguages(available) : false)
+      : undefined,
+    excludeAllergens: [...new Set(words)] as Allergen[],
+    strict: strict === 'true',
+  };
+}
 
 /**
  * The answer is already the enveloped JSON (see StorefrontAnswer), sent
@@ -16,6 +53,8 @@ import { StorefrontReply, StorefrontService } from './storefront.service';
  */
 function sendReply(req: Request, res: Response, reply: StorefrontReply): void {
   res.vary('Accept-Encoding').set('ETag', reply.etag);
+  // R118: a menu with languages answers in one of them, and says which.
+  if (reply.language) res.vary('Accept-Language').set('Content-Language', reply.language);
   if ('notModified' in reply) {
     res.status(304).end();
     return;
@@ -48,22 +87,51 @@ export class StorefrontController {
    * of the service. Sent gzipped when the client accepts it, with an ETag; a request whose
    * If-None-Match names it is answered 304 with no body. 404 when the business or menu is not
    * public.
+   *
+   * A menu with `languages` answers in the language of `lang`, else of Accept-Language, among
+   * its available ones (`fr-CI` falls back to `fr`, then to the default), field by field: a
+   * missing translation gives the default text. It says the language in `Content-Language` and
+   * varies on Accept-Language. `exclude_allergens` leaves out the items that contain one of the
+   * listed allergens (with `strict=true`, also those that may contain one) and says how many in
+   * `excluded_count`.
    */
   @Get(':business_meta_key/menu/:menu_meta_key')
   @ApiKeyOnly()
   @RawResponse()
   @ApiEnvelope(StorefrontResponseDto)
   @ApiResponse({ status: 304, description: 'Not modified: If-None-Match names the current ETag' })
-  @ApiErrors(404)
+  @ApiQuery({
+    name: 'lang',
+    required: false,
+    description: 'The language to answer in (BCP 47); overrides Accept-Language.',
+    example: 'fr',
+  })
+  @ApiQuery({
+    name: 'exclude_allergens',
+    required: false,
+    description: `Comma-separated allergens whose items are left out: ${ALLERGENS.join(', ')}.`,
+    example: 'milk,peanuts',
+  })
+  @ApiQuery({
+    name: 'strict',
+    required: false,
+    description: 'With true, `may_contain` counts for `exclude_allergens` too.',
+    schema: { type: 'boolean', default: false },
+  })
+  @ApiErrors(400, 404)
   getStorefront(
     @Param('business_meta_key') businessMetaKey: string,
     @Param('menu_meta_key') menuMetaKey: string,
+    @Query('lang') lang: unknown,
+    @Query('exclude_allergens') excludeAllergens: unknown,
+    @Query('strict') strict: unknown,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     const ifNoneMatch = req.headers['if-none-match'];
+    const view = viewOf(req, lang, excludeAllergens, strict);
     return this.storefront
-      .getStorefront(businessMetaKey, menuMetaKey, { gzip: wantsGzip(req), ifNoneMatch })
+      .getStorefrontView(businessMetaKey, menuMetaKey, { gzip: wantsGzip(req), ifNoneMatch }, view)
       .then((reply) => sendReply(req, res, reply));
   }
 }

@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { ApiError } from '../http/api-error';
@@ -20,6 +22,7 @@ import {
   makeDocument,
   StorefrontAnswer,
   StorefrontAnswerInputs,
+  weakEtag,
 } from './storefront-document';
 import {
   DocumentForms,
@@ -27,6 +30,11 @@ import {
   StoredDocument,
 } from './storefront-document.repository';
 import { matchesEtag } from './list-etag';
+import { readMenuLanguages } from './domain/menu-labels';
+import { resolveLanguage, StorefrontView, viewOfData } from './storefront-views';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 export type { StorefrontAnswer } from './storefront-document';
 
@@ -39,7 +47,8 @@ export interface StorefrontRequest {
 }
 
 /** 304 when the client's ETag is the current one; otherwise the answer. */
-export type StorefrontReply = { notModified: true; etag: string } | StorefrontAnswer;
+export type StorefrontReply =
+  { notModified: true; etag: string; language?: string } | StorefrontAnswer;
 
 /**
  * Stored documents are read in their gzip form only (a tenth of the bytes,
@@ -191,6 +200,65 @@ export class StorefrontService {
     return { business, menu };
   }
 
+  /**
+   * The storefront in a language and without some allergens (R118, R119).
+   * A request that names neither (no `lang`, no Accept-Language, nothing
+   * excluded) is the plain answer, with its 304s, exactly as before. Any
+   * other first reads the plain answer (the menu's languages are in it);
+   * when the language it resolves to is the default and nothing is left
+   * out, that is the answer; otherwise the answer is made of it, kept in
+   * the same cache (within the same byte budget) under a key naming the
+   * language and the exclusions, and used again only while the plain answer
+   * it was made of is the current one. Its ETag is that of the plain answer
+   * with the language and the exclusions.
+   */
+  async getStorefrontView(
+    businessMetaKey: string,
+    menuMetaKey: string,
+    request: StorefrontRequest,
+    view: StorefrontView,
+  ): Promise<StorefrontReply> {
+    const plain =
+      view.lang === undefined && !view.acceptLanguage && view.excludeAllergens.length === 0;
+    if (plain) return this.getStorefront(businessMetaKey, menuMetaKey, request);
+    const mark = this.cache.mark();
+    const base = await this.getStorefront(businessMetaKey, menuMetaKey, { gzip: true });
+    if ('notModified' in base) throw new Error('A storefront read without an ETag answered 304');
+    const language = base.languages ? resolveLanguage(base.languages, view) : undefined;
+    const nothingLeftOut = view.excludeAllergens.length === 0;
+    if (nothingLeftOut && language === base.languages?.default) {
+      if (matchesEtag(request.ifNoneMatch, base.etag)) {
+        return { notModified: true, etag: base.etag, language };
+      }
+      if (!request.gzip)
+        await this.withPlainBody(JSON.stringify([businessMetaKey, menuMetaKey]), base);
+      return base;
+    }
+    const exclusions = nothingLeftOut ? [] : [...view.excludeAllergens, view.strict];
+    const viewKey = JSON.stringify([language ?? null, exclusions]);
+    const etag = weakEtag(`${base.etag}${viewKey}`);
+    if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag, language };
+    const key = JSON.stringify([businessMetaKey, menuMetaKey, viewKey]);
+    const hit = this.cache.enabled ? this.cache.lookup(key) : undefined;
+    if (hit && hit.value.viewOf === base.etag) return hit.value;
+    const plainBody = base.body ?? (await gunzipAsync(base.gzipped as Buffer));
+    const envelope = JSON.parse(plainBody.toString('utf8')) as Record<string, unknown>;
+    const data = viewOfData(envelope.data as Record<string, unknown>, language, view);
+    const body = Buffer.from(JSON.stringify({ ...envelope, data }));
+    const answer: StorefrontAnswer = {
+      body,
+      gzipped: await gzipAsync(body),
+      etag,
+      validUntilMs: base.validUntilMs,
+      languages: base.languages,
+      language,
+      viewOf: base.etag,
+    };
+    const refs = [data.business, data.menu].map((record) => (record as { uuid: string }).uuid);
+    this.cache.set(key, answer, refs, mark, answer.validUntilMs, answerBytes(answer));
+    return answer;
+  }
+
   async getStorefront(
     businessMetaKey: string,
     menuMetaKey: string,
@@ -202,7 +270,7 @@ export class StorefrontService {
       if (hit) {
         if (hit.refreshDue) this.refresh(key, businessMetaKey, menuMetaKey);
         if (matchesEtag(request.ifNoneMatch, hit.value.etag)) {
-          return { notModified: true, etag: hit.value.etag };
+          return { notModified: true, etag: hit.value.etag, language: hit.value.language };
         }
         if (!request.gzip) await this.withPlainBody(key, hit.value);
         return hit.value;
@@ -243,7 +311,11 @@ export class StorefrontService {
     const stored = await this.documents.readEtag(businessMetaKey, menuMetaKey);
     if (!stored) return undefined;
     const etag = answerEtag(stored.etag, this.answerTimeFields(stored.answerInputs));
-    if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
+    if (matchesEtag(request.ifNoneMatch, etag)) {
+      // A 304 varies as its 200 does: it names the (default) language too.
+      const language = readMenuLanguages(stored.answerInputs.languages)?.default;
+      return { notModified: true, etag, language };
+    }
     const held = this.held.get(key, etag);
     if (!held) return undefined;
     const refs = [stored.businessUuid, stored.menuUuid];
@@ -287,6 +359,8 @@ export class StorefrontService {
     const mark = this.cache.mark();
     const stored = await this.load(key, businessMetaKey, menuMetaKey, GZIP_ONLY);
     const answer = answerOf(stored.document, this.answerTimeFields(stored.document.answerInputs));
+    const languages = readMenuLanguages(stored.document.answerInputs.languages);
+    if (languages) Object.assign(answer, { languages, language: languages.default });
     // What it holds now; a plain form inflated later is counted then.
     const bytes = answerBytes(answer);
     const refs = [stored.businessUuid, stored.menuUuid];
@@ -405,6 +479,7 @@ export class StorefrontService {
     if (fulfilment && typeof fulfilment === 'object' && 'prep_time_minutes' in fulfilment) {
       inputs.prep_time_minutes = fulfilment.prep_time_minutes;
     }
+    if (menu.extraData.languages) inputs.languages = menu.extraData.languages;
     const document = await makeDocument(data, STOREFRONT_MESSAGE, inputs);
     const stored = { document, businessUuid: business.uuid, menuUuid: menu.uuid };
     await this.documents.store(businessMetaKey, menuMetaKey, version, stored);

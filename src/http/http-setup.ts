@@ -13,6 +13,8 @@ export const JSON_BODY_LIMIT = '1mb';
 
 /** Routes that take a raw body (the signed upload PUT of the local file driver). */
 const RAW_BODY_PATHS = ['/files/upload/'];
+/** A menu's import reads its own body (JSON or CSV, with a limit of its own). */
+const IMPORT_PATH = /\/menus\/[^/]+\/import$/;
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -22,6 +24,7 @@ function hasBody(req: Request): boolean {
 /** A body that is not JSON is 400 BAD_REQUEST, not silently ignored. */
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
   if (!hasBody(req) || RAW_BODY_PATHS.some((prefix) => req.path.startsWith(prefix))) return next();
+  if (IMPORT_PATH.test(req.path)) return next();
   if (req.is('application/json')) return next();
   next(Object.assign(new Error('unsupported content type'), { type: 'content.type', status: 400 }));
 }
@@ -95,16 +98,17 @@ export function installHttpPipeline(app: NestExpressApplication, config: AppConf
   // Decodes gzip/deflate/br (the limit applies to the decoded body) and
   // refuses nesting deeper than the limit from the raw text, before parsing.
   // The raw (decoded) bytes stay on req.rawBody: a provider's webhook signature is checked over them.
-  app.use(
-    json({
-      limit: JSON_BODY_LIMIT,
-      type: 'application/json',
-      inflate: true,
-      verify: (req: Request & { rawBody?: Buffer }, _res, body) => {
-        refuseDeepJson(body);
-        req.rawBody = body;
-      },
-    }),
+  const parseJson = json({
+    limit: JSON_BODY_LIMIT,
+    type: 'application/json',
+    inflate: true,
+    verify: (req: Request & { rawBody?: Buffer }, _res, body) => {
+      refuseDeepJson(body);
+      req.rawBody = body;
+    },
+  });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    IMPORT_PATH.test(req.path) ? next() : parseJson(req, res, next),
   );
   app.use(refuseUnstorableInput);
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {

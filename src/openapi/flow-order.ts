@@ -34,6 +34,10 @@ export const OPERATION_FLOW: readonly string[] = [
   'getStorefrontQrSvg',
   'getStorefrontQrSheet',
   'getSlots',
+  // menus as files
+  'exportMenuJson',
+  'exportMenuCsv',
+  'importMenu',
   // orders
   'quoteDelivery',
   'quoteOrder',

@@ -52,6 +52,7 @@ const order: OrderResponseDto = {
   requested_time: '2026-12-04T18:30:00.000Z',
   estimated_ready_at: null,
   delivery_zone: null,
+  language: null,
   estimated_delivery_at: null,
   items: [
     {
@@ -63,6 +64,7 @@ const order: OrderResponseDto = {
       quantity: 3,
       line_total: '59.97',
       item_note: 'no onions',
+      allergens: [],
     },
   ],
   history: [],
@@ -112,6 +114,27 @@ describe('order mails', () => {
     ]) {
       expect(mail.text).toContain(part);
     }
+  });
+
+  // R118: the guest's copy is in the order's language when a template exists.
+  it('writes the customer copy in French for an order placed in French (fr-CI too)', () => {
+    for (const language of ['fr', 'fr-CI']) {
+      const mail = customerCopyMail({ ...order, language }, business);
+      expect(mail.subject).toBe('Votre commande ABCD-EFGH chez Mama Put Bcc: x@evil.test');
+      for (const part of [
+        'Merci pour votre commande chez',
+        'note: no onions',
+        'Total: 59.97 NGN',
+        'Paiement: virement bancaire',
+        'Sur place: Table Table_12',
+        'Demandée pour: 2026-12-04T18:30:00.000Z',
+        'Téléphone: +234 800 111',
+      ]) {
+        expect(mail.text).toContain(part);
+      }
+    }
+    // A language without a template: English.
+    expect(customerCopyMail({ ...order, language: 'yo' }, business).subject).toMatch(/^Your order/);
   });
 
   it('tells the owner what was ordered and how to reach the customer', () => {

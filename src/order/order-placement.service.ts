@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { UserContacts } from '../account';
+import { orderLanguage } from '../entity';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
@@ -79,6 +80,7 @@ export class OrderPlacementService {
     dto: PlaceOrderDto,
     idempotencyHeader: string | undefined,
     clientIp: string,
+    acceptLanguage?: (available: string[]) => string | false,
   ): Promise<ApiResult<PlacedOrderResponseDto>> {
     const key = this.idempotency.parseKey(idempotencyHeader);
     // R46; before the transaction (the limiter may use its own connection).
@@ -100,7 +102,7 @@ export class OrderPlacementService {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const created = await this.createOrder(tx, dto, publish, findings);
+      const created = await this.createOrder(tx, dto, publish, findings, acceptLanguage);
       if (key) {
         await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
           status: 201,
@@ -164,6 +166,7 @@ export class OrderPlacementService {
     dto: PlaceOrderDto,
     publish: PublishOrderEvent,
     findings: GuardFindings,
+    acceptLanguage?: (available: string[]) => string | false,
   ): Promise<{
     answer: OrderResponseDto;
     order: OrderEntity;
@@ -191,6 +194,8 @@ export class OrderPlacementService {
       {
         ...newOrderOf(state, dto, plan.currency),
         customerPhoneNumber: consentPhone ?? optionalText(dto.customer_phone_number),
+        // R118: the language of the guest's mails, among the menu's.
+        language: orderLanguage(menu.extraData, dto.language, acceptLanguage),
       },
       state.lines.map(newLineOf),
       'guest',
@@ -328,5 +333,6 @@ function newLineOf(line: PricedLine): NewOrderLine {
     quantity: line.quantity,
     lineTotal: formatMoney(line.lineTotal),
     itemNote: line.itemNote,
+    allergens: line.allergens,
   };
 }

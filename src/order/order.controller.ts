@@ -1,4 +1,5 @@
-import { Body, Headers, HttpCode, Ip, Param, Post, Put } from '@nestjs/common';
+import { Body, Headers, HttpCode, Ip, Param, Post, Put, Req } from '@nestjs/common';
+import { Request } from 'express';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
@@ -63,8 +64,13 @@ export class OrderController {
     @Body() dto: PlaceOrderDto,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
     @Ip() ip: string,
+    @Req() req: Request,
   ): Promise<ApiResult<PlacedOrderResponseDto>> {
-    return this.placement.placeOrder(dto, idempotencyKey, ip);
+    // The guest's languages by Express's Accept-Language negotiation (q-values honoured).
+    const accepted = req.headers['accept-language']
+      ? (available: string[]) => (available.length ? req.acceptsLanguages(available) : false)
+      : undefined;
+    return this.placement.placeOrder(dto, idempotencyKey, ip, accepted);
   }
 
   /**

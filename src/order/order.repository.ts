@@ -64,6 +64,8 @@ export interface NewOrder {
   /** The delivery zone that priced the order, and its minutes from ready to delivered (none: null). */
   deliveryZone?: { key: string; title: string } | null;
   deliveryEtaMinutes?: number | null;
+  /** The language the order was placed in; null (the default) for a menu without languages. */
+  language?: string | null;
 }
 
 /** An order's price in lines, amounts as exact decimal strings. */
@@ -92,6 +94,8 @@ export interface NewOrderLine {
   quantity: number;
   lineTotal: string;
   itemNote: string | null;
+  /** The allergens of the item and its chosen options; [] (the default) for none. */
+  allergens?: readonly string[];
 }
 
 export interface NewOrderEvent {
@@ -138,6 +142,7 @@ const LINE_TYPES = {
   quantity: 'int',
   lineTotal: 'numeric',
   itemNote: 'text',
+  allergens: 'jsonb',
 } as const;
 
 /** Event ids are bigint, read as decimal text. */
@@ -359,7 +364,11 @@ export class OrderRepository {
  */
 export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], actor: OrderActor) {
   const { price, deliveryData, onpremiseData, deliveryZone, ...columns } = order;
-  const lineRows = lines.map((line) => ({ ...line, options: [...line.options] }));
+  const lineRows = lines.map((line) => ({
+    ...line,
+    options: [...line.options],
+    allergens: [...(line.allergens ?? [])],
+  }));
   return db
     .with('o', (qb) =>
       qb
@@ -402,6 +411,7 @@ export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], 
               'v.quantity',
               'v.lineTotal',
               'v.itemNote',
+              'v.allergens',
             ]),
         )
         .returningAll(),
@@ -442,6 +452,7 @@ export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], 
             quantity: lb.ref('l.quantity'),
             lineTotal: sql<string>`${lb.ref('l.lineTotal')}::text`,
             itemNote: lb.ref('l.itemNote'),
+            allergens: lb.ref('l.allergens'),
           })}), '[]')`.as('lines'),
         )
         .as('placedLines'),

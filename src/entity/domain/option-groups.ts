@@ -10,6 +10,7 @@ import {
   rule,
   text,
 } from '../extra-data';
+import { LABEL_FIELDS, OPTION_TRANSLATIONS } from './menu-labels';
 
 const OPTION_KEY = /^[a-z0-9_-]{1,64}$/;
 export const MAX_OPTION_GROUPS = 20;
@@ -40,6 +41,9 @@ export const OPTION_RULES = {
   available: flag(),
   count: integer({ min: 0 }),
 };
+
+/** The rules of an option's allergens, dietary tags and translations. */
+const OPTION_LABEL_RULES = { ...LABEL_FIELDS, translations: OPTION_TRANSLATIONS };
 
 export function optionGroups(described?: Described): FieldRule {
   const { title, priceDelta: delta, available, count } = OPTION_RULES;
@@ -95,6 +99,12 @@ export function optionGroups(described?: Described): FieldRule {
           if (option.available !== undefined) {
             result.available = available(option.available, `${oat}.available`, faults);
           }
+          // R116, R117: an option's allergens, dietary tags and translations.
+          for (const [name, labelRule] of Object.entries(OPTION_LABEL_RULES)) {
+            if (option[name] !== undefined) {
+              result[name] = labelRule(option[name], `${oat}.${name}`, faults);
+            }
+          }
           return result;
         });
       }
@@ -114,8 +124,13 @@ export function optionGroups(described?: Described): FieldRule {
           });
         }
       }
+      const translated =
+        group.translations !== undefined
+          ? { translations: OPTION_TRANSLATIONS(group.translations, `${at}.translations`, faults) }
+          : {};
       return {
         ...group,
+        ...translated,
         title: groupTitle,
         min_selected: min,
         max_selected: max,
@@ -139,6 +154,7 @@ export function optionGroups(described?: Described): FieldRule {
       properties: {
         key: keySchema,
         title: title.schema,
+        translations: OPTION_TRANSLATIONS.schema,
         min_selected: count.schema,
         max_selected: count.schema,
         options: {
@@ -153,6 +169,9 @@ export function optionGroups(described?: Described): FieldRule {
               title: title.schema,
               price_delta: { ...delta.schema, default: '0' },
               available: { ...available.schema, default: true },
+              ...Object.fromEntries(
+                Object.entries(OPTION_LABEL_RULES).map(([name, r]) => [name, r.schema]),
+              ),
             },
           },
         },

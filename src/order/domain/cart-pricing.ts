@@ -1,5 +1,5 @@
 import { formatMoney, lineTotal, MAX_AMOUNT, Money, parsePrice, sum } from '../../common/money';
-import { MenuItemView, readMenuItemView } from '../../entity';
+import { ALLERGENS, MenuItemView, readMenuItemView } from '../../entity';
 
 /** R44: the most lines one order may have. */
 export const MAX_CART_LINES = 100;
@@ -54,6 +54,8 @@ export interface PricedLine {
   quantity: number;
   lineTotal: Money;
   itemNote: string | null;
+  /** The allergens of the item and its chosen options, in the order of the EU list. */
+  allergens: string[];
 }
 
 export interface PricingProblem {
@@ -200,6 +202,16 @@ function rangeText(minimum: number, maximum: number | undefined): string {
  * its options, and the total is computed exactly from those, never taken
  * from the client. Every problem is reported at once, each naming its line.
  */
+// R116: each line records the allergens of its item and of its chosen options.
+function lineAllergens(view: MenuItemView, chosen: readonly ChosenOption[]): string[] {
+  const found = new Set(view.allergens);
+  for (const { group, option } of chosen) {
+    const options = view.optionGroups.find((candidate) => candidate.key === group)?.options;
+    options?.find((candidate) => candidate.key === option)?.allergens.forEach((a) => found.add(a));
+  }
+  return ALLERGENS.filter((allergen) => found.has(allergen));
+}
+
 export function priceCart(
   cart: readonly CartLineInput[],
   itemsByUuid: ReadonlyMap<string, OrderableItem>,
@@ -277,6 +289,7 @@ export function priceCart(
       quantity: input.quantity,
       lineTotal: lineTotal(unitPrice, input.quantity),
       itemNote: readText(input.item_note),
+      allergens: lineAllergens(view, options),
     });
   });
 

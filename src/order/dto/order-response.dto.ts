@@ -45,6 +45,9 @@ export class OrderLineResponseDto {
   @ApiProperty({ example: '59.97' })
   line_total!: string;
   item_note!: string | null;
+  /** The allergens of the item and its chosen options (EU 1169/2011 Annex II) when it was ordered. */
+  @ApiProperty({ type: [String], example: ['gluten', 'milk'] })
+  allergens!: string[];
 }
 
 /** One change of an order: a field, its old and new value, who and when. */
@@ -188,6 +191,9 @@ export class OrderResponseDto {
    */
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
   estimated_delivery_at!: string | null;
+  /** The language the order was placed in, among the menu's; null for a menu without languages. */
+  @ApiProperty({ type: 'string', nullable: true, example: 'fr' })
+  language!: string | null;
   @ApiProperty({ type: [OrderLineResponseDto] })
   items!: OrderLineResponseDto[];
   /** Every change, oldest first. */
@@ -273,6 +279,7 @@ export function toOrderLineResponse(line: OrderLineEntity): OrderLineResponseDto
     quantity: line.quantity,
     line_total: line.lineTotal,
     item_note: line.itemNote,
+    allergens: line.allergens ?? [],
   };
 }
 
@@ -318,6 +325,7 @@ export function toOrderResponse(order: OrderEntity, parts: OrderParts): OrderRes
     general_note: order.generalNote,
     owner_note: order.ownerNote,
     ...fulfilmentFields(order),
+    language: order.language ?? null,
     items: lines.map(toOrderLineResponse),
     history: events.map(toOrderHistoryEntry),
     created_at: iso(order.createdAt),

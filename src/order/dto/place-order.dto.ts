@@ -199,6 +199,20 @@ export class PlaceOrderDto {
   @MaxLength(1000)
   general_note?: string;
 
+  /**
+   * The guest's language (BCP 47, such as `fr` or `fr-CI`); without it, the
+   * request's Accept-Language. Among the menu's languages, as the storefront
+   * resolves it (else the menu's default); ignored by a menu without languages.
+   */
+  @ApiProperty({ required: false, example: 'fr' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(35)
+  @Matches(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, {
+    message: 'language must be a BCP 47 language tag such as fr or fr-CI',
+  })
+  language?: string;
+
   @IsOptional()
   @IsObject()
   @ValidateNested()

@@ -48,4 +48,8 @@ export class OrderLineEntity {
 
   @Column({ name: 'item_note', type: 'text', nullable: true })
   itemNote!: string | null;
+
+  /** The allergens of the item and its chosen options when the order was placed; [] for none. */
+  @Column({ type: 'jsonb', default: [] })
+  allergens!: string[];
 }

@@ -143,6 +143,10 @@ export class OrderEntity {
   @Column({ name: 'pricing_rates', type: 'jsonb', nullable: true })
   pricingRates!: Record<string, unknown> | null;
 
+  /** The language the order was placed in (BCP 47), among the menu's; null for a menu without languages. */
+  @Column({ type: 'varchar', length: 35, nullable: true })
+  language!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
