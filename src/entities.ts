@@ -6,6 +6,7 @@ import { ORDER_ENTITIES } from './order';
 import { OutboxEntity } from './outbox/outbox.entity';
 import { PAYMENT_ENTITIES } from './payment';
 import { RateLimitCounterEntity } from './rate-limit/rate-limit-counter.entity';
+import { STOCK_ENTITIES } from './stock';
 import { TEAM_ENTITIES } from './team';
 import { WEBHOOK_ENTITIES } from './webhook';
 
@@ -24,4 +25,5 @@ export const ENTITIES = [
   ...PAYMENT_ENTITIES,
   ...TEAM_ENTITIES,
   ...DISCOUNT_ENTITIES,
+  ...STOCK_ENTITIES,
 ];

@@ -9,6 +9,7 @@ import { optionGroups } from './domain/option-groups';
 import { amount, email, ExtraDataSchema, flag, integer, shape, text, textList } from './extra-data';
 import { fulfilmentSettings } from './fulfilment-settings';
 import { withoutZones } from './domain/delivery-zones';
+import { stockSetting } from './domain/stock-setting';
 
 /** One entity type as written once, independent of the namespace. */
 export interface EntityTypeDefinition {
@@ -221,6 +222,12 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
               ],
             },
           ],
+        }),
+        stock: stockSetting({
+          description:
+            'Portions that run out: without it the item is unlimited. Placement takes the ' +
+            'ordered portions (422 with `remaining` when fewer remain); see the stock routes.',
+          example: { mode: 'daily', quantity: 40, low_at: 5 },
         }),
       },
       // The source marks these as needed by the storefront; an order cannot be priced without them.

@@ -31,3 +31,5 @@ export type {
   ZoneQuote,
 } from './domain/delivery-zones';
 export { DeliveryLocationDto, DeliveryZoneRefDto } from './dto/delivery-quote.dto';
+export { readStockSetting, STOCK_MAX_QUANTITY } from './domain/stock-setting';
+export type { StockMode, StockSetting } from './domain/stock-setting';
