@@ -1,4 +1,4 @@
-import { Body, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
@@ -54,6 +54,7 @@ export class StockController {
    * entry with who made it and why.
    */
   @Post(':item_uuid/adjust')
+  @HttpCode(200)
   @Auth()
   @ApiParam({ name: 'item_uuid', format: 'uuid', description: 'The stocked item.' })
   @ApiEnvelope(StockItemResponseDto)

@@ -43,6 +43,12 @@ function remainingOf(quantity: number, count: PeriodCount): number {
   return Math.max(0, quantity + count.adjusted - count.taken);
 }
 
+/** Whether `text` is a real calendar day as YYYY-MM-DD. */
+function isDay(text: string): boolean {
+  const ms = Date.parse(`${text}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
+}
+
 const endsOrder = (status: string | undefined) => status === 'rejected' || status === 'cancelled';
 
 /**
@@ -196,7 +202,7 @@ export class StockService {
   async list(user: AuthUser, businessUuid: string, date?: string): Promise<StockItemResponseDto[]> {
     await this.requireAccess(user, businessUuid);
     const business = businessUuid.toLowerCase();
-    if (date !== undefined && Number.isNaN(Date.parse(`${date}T00:00:00Z`))) {
+    if (date !== undefined && !isDay(date)) {
       throw ApiError.validation([{ field: 'date', message: 'date must be a day as YYYY-MM-DD' }]);
     }
     const day = date ?? (await this.todayOf(business)).today;
@@ -234,7 +240,7 @@ export class StockService {
     const { zone } = await this.todayOf(business);
     const period = periodOf(setting.mode, zone, this.clock.now());
     const change = dto.set !== undefined ? { set: dto.set } : { delta: dto.delta! };
-    const outcome = await this.bus.transaction(async ({ manager }) => {
+    const after = await this.bus.transaction(async ({ manager }) => {
       const adjusted = await this.repository.adjust(
         manager,
         business,
@@ -243,15 +249,15 @@ export class StockService {
         change,
         setting.quantity,
       );
-      if ('refused' in adjusted) return adjusted;
-      const delta = adjusted.after.adjusted - adjusted.before.adjusted;
+      // Thrown inside the transaction: a refusal leaves no row behind.
+      if ('refused' in adjusted) throw this.belowHeld(setting, adjusted.refused);
       await this.repository.insertLedger(manager, [
         {
           businessUuid: business,
           itemUuid: item.uuid,
           period,
           at: this.clock.now(),
-          delta,
+          delta: adjusted.after.adjusted - adjusted.before.adjusted,
           reason: dto.reason,
           note: dto.note ?? null,
           orderUuid: null,
@@ -259,24 +265,25 @@ export class StockService {
           actor: role,
         },
       ]);
-      return adjusted;
+      return adjusted.after;
     });
-    if ('refused' in outcome) {
-      const remaining = remainingOf(setting.quantity, outcome.refused);
-      // R99: an adjustment never leaves less than what orders hold.
-      throw ApiError.unprocessable(
-        `Orders hold ${outcome.refused.taken} portions; only ${remaining} can be taken away.`,
-        [
-          {
-            field: 'delta',
-            message: `at most ${remaining} can be taken away`,
-            taken: outcome.refused.taken,
-            remaining,
-          },
-        ],
-      );
-    }
-    return this.view(item, setting, period, outcome.after);
+    return this.view(item, setting, period, after);
+  }
+
+  // R99: an adjustment never leaves less than what orders hold.
+  private belowHeld(setting: StockSetting, count: PeriodCount): ApiError {
+    const remaining = remainingOf(setting.quantity, count);
+    return ApiError.unprocessable(
+      `Orders hold ${count.taken} portions; at most ${remaining} can be taken away.`,
+      [
+        {
+          field: 'delta',
+          message: `at most ${remaining} can be taken away`,
+          taken: count.taken,
+          remaining,
+        },
+      ],
+    );
   }
 
   /** An item's ledger, newest first. */
