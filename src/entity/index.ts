@@ -33,3 +33,5 @@ export type {
 export { DeliveryLocationDto, DeliveryZoneRefDto } from './dto/delivery-quote.dto';
 export { readStockSetting, STOCK_MAX_QUANTITY } from './domain/stock-setting';
 export type { StockMode, StockSetting } from './domain/stock-setting';
+export type { StorefrontStockSource } from './storefront-stock';
+export { dayNumberOf, instantOfLocal } from './domain/time-zone';

@@ -13,6 +13,8 @@ const deflateRawAsync = promisify(deflateRaw);
 export interface StorefrontAnswerInputs {
   opening_hours?: unknown;
   accepting_orders?: unknown;
+  /** When (epoch ms) the day of the items' daily stock ends; absent without daily stock. */
+  stock_until?: number;
 }
 
 /**

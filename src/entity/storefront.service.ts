@@ -26,6 +26,7 @@ import {
   StoredDocument,
 } from './storefront-document.repository';
 import { matchesEtag } from './list-etag';
+import { StorefrontStockSource, withStock } from './storefront-stock';
 
 export type { StorefrontAnswer } from './storefront-document';
 
@@ -88,6 +89,8 @@ export class StorefrontService {
   /** Answers being made in this process by cache key. */
   private readonly answering = new Map<string, Promise<StorefrontAnswer>>();
   private readonly plainBodies = new PlainBodies();
+  /** Items' stock, when the stock module has said how to read it. */
+  private stock: StorefrontStockSource | null = null;
 
   constructor(
     private readonly types: EntityTypeRegistry,
@@ -96,6 +99,26 @@ export class StorefrontService {
     private readonly cache: StorefrontCache<StorefrontAnswer>,
     private readonly clock: Clock,
   ) {}
+
+  /** The stock module tells the storefront how to read items' stock (see StorefrontStockSource). */
+  useStock(source: StorefrontStockSource): void {
+    this.stock = source;
+  }
+
+  /**
+   * Call after a change of stock has committed: drops the cached answers of
+   * these menus here and in every other process (the stored documents were
+   * marked stale in the change's transaction, by the stock counts' trigger).
+   */
+  stockChanged(menuUuids: ReadonlyArray<string | null>): void {
+    this.cache.invalidate([...menuUuids]);
+  }
+
+  /** Whether a stored document's stock is of a day that has ended. */
+  private stockEnded(inputs: StorefrontAnswerInputs | undefined): boolean {
+    const until = inputs?.stock_until;
+    return typeof until === 'number' && until <= this.clock.nowMs();
+  }
 
   /**
    * The one place that decides whether a business is open: its
@@ -220,7 +243,7 @@ export class StorefrontService {
   ): Promise<StorefrontReply | undefined> {
     const mark = this.cache.mark();
     const stored = await this.documents.readEtag(businessMetaKey, menuMetaKey);
-    if (!stored) return undefined;
+    if (!stored || this.stockEnded(stored.answerInputs)) return undefined;
     const etag = answerEtag(stored.etag, this.answerTimeFields(stored.answerInputs));
     if (matchesEtag(request.ifNoneMatch, etag)) return { notModified: true, etag };
     const held = this.held.get(key, etag);
@@ -284,9 +307,13 @@ export class StorefrontService {
    */
   private answerTimeFields(inputs: StorefrontAnswerInputs): AnswerTimeFields {
     const open = this.openStateOf({ extraData: { ...inputs } });
+    const limits = [open.nextChangeAt?.getTime(), inputs.stock_until].filter(
+      (ms): ms is number => typeof ms === 'number',
+    );
     return {
       fields: { open_now: open.open, next_change_at: open.nextChangeText },
-      validUntilMs: open.nextChangeAt ? open.nextChangeAt.getTime() : null,
+      // A day's stock ends at the business's midnight.
+      validUntilMs: limits.length ? Math.min(...limits) : null,
     };
   }
 
@@ -317,13 +344,13 @@ export class StorefrontService {
     forms: DocumentForms,
   ): Promise<StoredDocument> {
     const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, forms);
-    if (stored) return stored;
+    if (stored && !this.stockEnded(stored.document.answerInputs)) return stored;
     const running = this.building.get(key);
     if (running) {
       // Its snapshot may predate a write this reader must see: wait, then read what it stored.
       await running.catch(() => undefined);
       const after = await this.documents.readFresh(businessMetaKey, menuMetaKey, forms);
-      if (after) return after;
+      if (after && !this.stockEnded(after.document.answerInputs)) return after;
     }
     return this.sharedBuild(key, businessMetaKey, menuMetaKey);
   }
@@ -352,19 +379,22 @@ export class StorefrontService {
       menuMetaKey,
       (manager) => this.readRecords(businessMetaKey, menuMetaKey, manager),
     );
-    const { business, menu, items } = result;
+    const { business, menu, items, stock } = result;
     // open_now and next_change_at are added to each answer, never stored. The
     // document is public and stored as built, so private settings leave here.
     const data: Omit<StorefrontResponseDto, 'open_now' | 'next_change_at'> = {
       business: toPublicEntityResponse(business),
       menu: toPublicEntityResponse(menu),
-      items: items.slice(0, MAX_PER_PAGE).map(toPublicEntityResponse),
+      items: items
+        .slice(0, MAX_PER_PAGE)
+        .map((item) => withStock(toPublicEntityResponse(item), stock?.remaining.get(item.uuid))),
       items_truncated: items.length > MAX_PER_PAGE,
     };
     const inputs: StorefrontAnswerInputs = {};
     const extra = business.extraData;
     if ('opening_hours' in extra) inputs.opening_hours = extra.opening_hours;
     if ('accepting_orders' in extra) inputs.accepting_orders = extra.accepting_orders;
+    if (stock?.untilMs) inputs.stock_until = stock.untilMs;
     const document = await makeDocument(data, STOREFRONT_MESSAGE, inputs);
     const stored = { document, businessUuid: business.uuid, menuUuid: menu.uuid };
     await this.documents.store(businessMetaKey, menuMetaKey, version, stored);
@@ -392,6 +422,10 @@ export class StorefrontService {
       MAX_PER_PAGE + 1,
       manager,
     );
-    return { business, menu, items };
+    // In the same snapshot: the document is exactly as of its version, stock included.
+    const stock = this.stock
+      ? await this.stock.read(business, items.slice(0, MAX_PER_PAGE), manager)
+      : null;
+    return { business, menu, items, stock };
   }
 }

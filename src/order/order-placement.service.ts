@@ -205,6 +205,7 @@ export class OrderPlacementService {
     await this.stock.takeForOrder(tx, {
       orderUuid: stored.uuid,
       businessUuid: business.uuid,
+      menuUuid: menu.uuid,
       businessExtra: business.extraData,
       requestedTime: state.handOver.requestedTime,
       lines: state.lines.map((line) => ({

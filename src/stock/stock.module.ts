@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { EntityModule } from '../entity';
 import { TeamModule } from '../team';
+import { StockStorefront } from './stock-storefront';
 import { StockController } from './stock.controller';
 import { StockRepository } from './stock.repository';
 import { StockService } from './stock.service';
@@ -10,9 +12,9 @@ import { StockService } from './stock.service';
  * and imports nothing of the order module.
  */
 @Module({
-  imports: [TeamModule],
+  imports: [TeamModule, EntityModule],
   controllers: [StockController],
-  providers: [StockRepository, StockService],
+  providers: [StockRepository, StockService, StockStorefront],
   exports: [StockService],
 })
 export class StockModule {}

@@ -5,7 +5,7 @@ import { isUuid } from '../common/uuid';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { AppEvents, EventBus, Transaction } from '../database/event-bus';
-import { EntityRecord, readStockSetting, StockSetting } from '../entity';
+import { EntityRecord, readStockSetting, StockSetting, StorefrontService } from '../entity';
 import { ApiError } from '../http/api-error';
 import { AccessPolicy } from '../team';
 import { AdjustStockDto, StockItemResponseDto, StockLedgerEntryDto } from './dto/stock.dto';
@@ -30,6 +30,8 @@ export interface StockLine {
 export interface StockTake {
   orderUuid: string;
   businessUuid: string;
+  /** The order's menu, whose storefront shows what remains. */
+  menuUuid: string;
   businessExtra: Record<string, unknown> | null;
   /** An order for later takes from the day of this time; null: now. */
   requestedTime: Date | null;
@@ -67,6 +69,7 @@ export class StockService {
     private readonly clock: Clock,
     @InjectConfig() config: AppConfig,
     private readonly bus: EventBus,
+    private readonly storefront: StorefrontService,
   ) {
     this.itemType = `${config.namespace}_business_menu_item`;
     bus.on('order.changed', (event, tx) => this.onOrderChanged(event, tx));
@@ -141,6 +144,7 @@ export class StockService {
       });
     }
     await this.repository.insertLedger(tx.manager, ledger);
+    tx.afterCommit(() => this.storefront.stockChanged([take.menuUuid]));
   }
 
   // R98: a rejected or cancelled order gives its portions back, once.
@@ -180,6 +184,7 @@ export class StockService {
         actor: by?.actor ?? 'system',
       })),
     );
+    tx.afterCommit(() => this.storefront.stockChanged([event.order.menuUuid]));
   }
 
   // R99: stock is read, adjusted and its ledger read by the owner, managers and staff.
@@ -240,7 +245,8 @@ export class StockService {
     const { zone } = await this.todayOf(business);
     const period = periodOf(setting.mode, zone, this.clock.now());
     const change = dto.set !== undefined ? { set: dto.set } : { delta: dto.delta! };
-    const after = await this.bus.transaction(async ({ manager }) => {
+    const after = await this.bus.transaction(async ({ manager, afterCommit }) => {
+      afterCommit(() => this.storefront.stockChanged([item.parentEntityUuid]));
       const adjusted = await this.repository.adjust(
         manager,
         business,
