@@ -206,6 +206,7 @@ export class OrderPlacementService {
       orderUuid: stored.uuid,
       businessUuid: business.uuid,
       menuUuid: menu.uuid,
+      ownerUuid: business.ownedBy,
       businessExtra: business.extraData,
       requestedTime: state.handOver.requestedTime,
       lines: state.lines.map((line) => ({

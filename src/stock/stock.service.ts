@@ -9,6 +9,7 @@ import { EntityRecord, readStockSetting, StockSetting, StorefrontService } from 
 import { ApiError } from '../http/api-error';
 import { AccessPolicy } from '../team';
 import { AdjustStockDto, StockItemResponseDto, StockLedgerEntryDto } from './dto/stock.dto';
+import { crossings, StockCrossed } from './stock-events';
 import { COUNT_PERIOD, localDayOf, periodOf, stockTimeZone } from './stock-periods';
 import { NewLedgerEntry, PeriodCount, StockRepository } from './stock.repository';
 
@@ -32,6 +33,8 @@ export interface StockTake {
   businessUuid: string;
   /** The order's menu, whose storefront shows what remains. */
   menuUuid: string;
+  /** The business's owner (whose webhook endpoints hear of crossings). */
+  ownerUuid: string;
   businessExtra: Record<string, unknown> | null;
   /** An order for later takes from the day of this time; null: now. */
   requestedTime: Date | null;
@@ -130,6 +133,16 @@ export class StockService {
           ],
         );
       }
+      const after = remainingOf(setting.quantity, taken.count);
+      await this.announce(tx, crossings(after + portions, after, setting.lowAt), {
+        ownerUuid: take.ownerUuid,
+        businessUuid: take.businessUuid,
+        menuUuid: take.menuUuid,
+        itemUuid,
+        setting,
+        period,
+        count: taken.count,
+      });
       ledger.push({
         businessUuid: take.businessUuid,
         itemUuid,
@@ -185,6 +198,39 @@ export class StockService {
       })),
     );
     tx.afterCommit(() => this.storefront.stockChanged([event.order.menuUuid]));
+  }
+
+  /** Publishes each line crossed, in the change's transaction (webhooks hear of it there). */
+  private async announce(
+    tx: Transaction,
+    types: Array<StockCrossed['type']>,
+    at: {
+      ownerUuid: string;
+      businessUuid: string;
+      menuUuid: string | null;
+      itemUuid: string;
+      setting: StockSetting;
+      period: string;
+      count: PeriodCount;
+    },
+  ): Promise<void> {
+    for (const type of types) {
+      await tx.emit('stock.crossed', {
+        type,
+        ownerUuid: at.ownerUuid,
+        businessUuid: at.businessUuid,
+        item: {
+          item_uuid: at.itemUuid,
+          menu_uuid: at.menuUuid,
+          mode: at.setting.mode,
+          date: at.period === COUNT_PERIOD ? null : at.period,
+          quantity: Math.max(0, at.setting.quantity + at.count.adjusted),
+          taken: at.count.taken,
+          remaining: remainingOf(at.setting.quantity, at.count),
+          low_at: at.setting.lowAt,
+        },
+      });
+    }
   }
 
   // R99: stock is read, adjusted and its ledger read by the owner, managers and staff.
@@ -245,8 +291,9 @@ export class StockService {
     const { zone } = await this.todayOf(business);
     const period = periodOf(setting.mode, zone, this.clock.now());
     const change = dto.set !== undefined ? { set: dto.set } : { delta: dto.delta! };
-    const after = await this.bus.transaction(async ({ manager, afterCommit }) => {
-      afterCommit(() => this.storefront.stockChanged([item.parentEntityUuid]));
+    const after = await this.bus.transaction(async (tx) => {
+      const { manager } = tx;
+      tx.afterCommit(() => this.storefront.stockChanged([item.parentEntityUuid]));
       const adjusted = await this.repository.adjust(
         manager,
         business,
@@ -271,6 +318,23 @@ export class StockService {
           actor: role,
         },
       ]);
+      await this.announce(
+        tx,
+        crossings(
+          remainingOf(setting.quantity, adjusted.before),
+          remainingOf(setting.quantity, adjusted.after),
+          setting.lowAt,
+        ),
+        {
+          ownerUuid: item.ownedBy,
+          businessUuid: business,
+          menuUuid: item.parentEntityUuid,
+          itemUuid: item.uuid,
+          setting,
+          period,
+          count: adjusted.after,
+        },
+      );
       return adjusted.after;
     });
     return this.view(item, setting, period, after);

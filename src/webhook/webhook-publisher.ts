@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { EventBus } from '../database/event-bus';
+import { AppEvents, EventBus } from '../database/event-bus';
 import { OrderChangeKind, OrderEntity, OrderInboxService } from '../order';
 import { eventOfChange, WebhookEventType } from './domain/webhook-events';
 import { WebhookQueue } from './webhook-queue';
@@ -27,6 +27,23 @@ export class WebhookPublisher implements OnModuleInit {
     this.bus.on('order.changed', ({ order, changes }, tx) =>
       this.publish(tx.manager, order, changes),
     );
+    this.bus.on('stock.crossed', (event, tx) => this.publishStock(tx.manager, event));
+  }
+
+  /** An item's stock fell to its `low_at` or to 0: `stock.low` or `item.sold_out`, with the item's count. */
+  async publishStock(manager: EntityManager, event: AppEvents['stock.crossed']): Promise<void> {
+    const endpoints = await this.repository.matchingEndpoints(
+      manager,
+      event.ownerUuid,
+      event.businessUuid,
+      event.type,
+    );
+    for (const endpoint of endpoints) {
+      await this.queue.enqueueEvent(manager, endpoint, event.type, {
+        business_uuid: event.businessUuid,
+        item: { ...event.item },
+      });
+    }
   }
 
   async publish(

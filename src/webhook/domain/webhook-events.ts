@@ -3,6 +3,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.created',
   'order.status_changed',
   'order.payment_changed',
+  'stock.low',
+  'item.sold_out',
   'ping',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
