@@ -41,7 +41,11 @@ export class AdjustStockDto {
   @Max(100000)
   set?: number;
 
-  @ApiProperty({ enum: ADJUST_REASONS, description: 'Why the portions changed.' })
+  @ApiProperty({
+    enum: ADJUST_REASONS,
+    example: 'restock',
+    description: 'Why the portions changed.',
+  })
   @IsIn(ADJUST_REASONS)
   reason!: AdjustReason;
 
