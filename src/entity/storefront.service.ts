@@ -106,12 +106,18 @@ export class StorefrontService {
   }
 
   /**
-   * Call after a change of stock has committed: drops the cached answers of
-   * these menus here and in every other process (the stored documents were
-   * marked stale in the change's transaction, by the stock counts' trigger).
+   * Call once a change of stock has committed, before answering it: marks
+   * the stored storefronts of these menus stale and drops their cached
+   * answers here and in every other process. A read that starts after the
+   * change has answered never shows what remained before it.
    */
-  stockChanged(menuUuids: ReadonlyArray<string | null>): void {
-    this.cache.invalidate([...menuUuids]);
+  async stockChanged(menuUuids: ReadonlyArray<string | null>): Promise<void> {
+    const menus = [...new Set(menuUuids.filter((uuid): uuid is string => !!uuid))];
+    try {
+      await this.documents.markMenusStale(menus);
+    } finally {
+      this.cache.invalidate(menus);
+    }
   }
 
   /** Whether a stored document's stock is of a day that has ended. */
