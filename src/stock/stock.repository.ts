@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { EntityRecord } from '../entity';
 import { execute, fetchAll, fetchOne, queryBuilder, sql, Table } from '../database/query-builder';
+import { writeBeforeCommit } from '../database/writes-before-commit';
 import { StockCountEntity, StockLedgerEntity } from './stock.entity';
 
 /** The columns of an order's history this module reads: who made its last status move. */
@@ -206,6 +207,16 @@ export class StockRepository {
   async insertLedger(manager: EntityManager, entries: readonly NewLedgerEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await execute(manager, db.insertInto('stockLedger').values([...entries]));
+  }
+
+  /**
+   * Ledger entries nothing later in the transaction reads (an order's
+   * takes): sent with the transaction's other held writes, in one round trip
+   * just before it commits.
+   */
+  async holdLedger(manager: EntityManager, entries: readonly NewLedgerEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await writeBeforeCommit(manager, db.insertInto('stockLedger').values([...entries]));
   }
 
   /** An item's ledger, newest first. */

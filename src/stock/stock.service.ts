@@ -156,7 +156,7 @@ export class StockService {
         actor: take.actor,
       });
     }
-    await this.repository.insertLedger(tx.manager, ledger);
+    await this.repository.holdLedger(tx.manager, ledger);
     tx.afterCommit(() => this.storefront.stockChanged([take.menuUuid]));
   }
 
