@@ -85,22 +85,14 @@ export class StockService {
    * item has fewer portions left than the order asks, with `remaining`.
    */
   async takeForOrder(tx: Transaction, take: StockTake): Promise<void> {
-    const wanted = new Map<
-      string,
-      { setting: StockSetting; portions: number; position: number; quantity: number }
-    >();
+    // Per item: its setting, the portions of all its lines, and its first line (named in a refusal).
+    const wanted = new Map<string, { setting: StockSetting; portions: number; position: number }>();
     for (const line of take.lines) {
       const setting = readStockSetting(line.extraData);
       if (!setting) continue;
       const entry = wanted.get(line.itemUuid);
       if (entry) entry.portions += line.quantity;
-      else
-        wanted.set(line.itemUuid, {
-          setting,
-          portions: line.quantity,
-          position: line.position,
-          quantity: line.quantity,
-        });
+      else wanted.set(line.itemUuid, { setting, portions: line.quantity, position: line.position });
     }
     if (wanted.size === 0) return;
     const zone = stockTimeZone(take.businessExtra);
