@@ -40,6 +40,25 @@ export async function countOrders(url: string): Promise<number> {
   }
 }
 
+/** Portions of an item in stored orders, and what its stock counts say were taken. */
+export async function stockTotals(
+  url: string,
+  itemUuid: string,
+): Promise<{ ordered: number; taken: number }> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      `SELECT (SELECT coalesce(sum(quantity), 0) FROM order_lines WHERE item_uuid = $1)::int AS ordered,
+              (SELECT coalesce(sum(taken), 0) FROM stock_counts WHERE item_uuid = $1)::int AS taken`,
+      [itemUuid],
+    );
+    return rows[0] as { ordered: number; taken: number };
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * Gives the planner statistics of the seeded rows, as autovacuum does on a
  * live database within a minute of a bulk change. Measured right after a

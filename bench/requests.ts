@@ -17,6 +17,7 @@ import { Load } from './scenario-types';
 import { LoadSpec } from './types';
 import { scheduledOrderBodies } from './seed-scheduled';
 import { zoneOrderBodies } from './seed-zones';
+import { stockOrderBodies } from './seed-stock';
 
 export interface RequestContext {
   bases: Record<Load['at'], string>;
@@ -75,6 +76,21 @@ export function requestOf(load: Load, context: RequestContext): Request {
         bodies: zoneOrderBodies(context.seeded.zones, load.request === 'zoned order'),
         url: base + paths.order,
       };
+    case 'stocked order':
+    case 'unstocked order':
+    case 'hot stocked order': {
+      const which =
+        load.request === 'stocked order'
+          ? 'stocked'
+          : load.request === 'unstocked order'
+            ? 'plain'
+            : 'hot';
+      return {
+        ...place,
+        bodies: stockOrderBodies(context.seeded.stock, which),
+        url: base + paths.order,
+      };
+    }
     case 'card order':
       return { ...place, bodies: orderBodies(context.seeded, 'paystack'), url: base + paths.order };
     case 'login':

@@ -5,7 +5,7 @@
  */
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { analyze, countOrders, lastAnalyzed, waitForOutboxDrain } from './bench-db';
+import { analyze, countOrders, lastAnalyzed, stockTotals, waitForOutboxDrain } from './bench-db';
 import { log, NS, Service, settings, wanted } from './bench-env';
 import { ask, peakRssMiB } from './processes';
 import { checkOrders, OrderCheck, ScenarioResult, settleRatios } from './report';
@@ -130,6 +130,7 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
           ` → ${check.equal ? 'equal' : 'NOT EQUAL'}`,
       );
     }
+    if (row.stockCheck) await checkHotStock(state);
     measured.service = answer.measured;
   }
   if (!reported) return;
@@ -205,4 +206,14 @@ export async function runPhase(phase: Phase, state: RunState): Promise<number | 
     SCENARIOS.map((row) => row.id),
   );
   return peak;
+}
+
+/** The hot stocked item's count against the portions its stored orders hold: they must be equal. */
+async function checkHotStock(state: RunState): Promise<void> {
+  const { ordered, taken } = await stockTotals(state.dbUrl, state.seeded.stock.hotItem.uuid);
+  log(
+    `P21 hot: portions in stored orders ${ordered}, stock taken ${taken} → ${ordered === taken ? 'equal' : 'NOT EQUAL'}`,
+  );
+  if (ordered !== taken)
+    throw new Error(`The hot item's stock lost count: ${taken} taken for ${ordered} ordered`);
 }

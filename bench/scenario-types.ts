@@ -20,6 +20,9 @@ export interface Load {
     | 'scheduled menu order for now'
     | 'zoned order'
     | 'zoneless order'
+    | 'stocked order'
+    | 'unstocked order'
+    | 'hot stocked order'
     | 'card order'
     | 'login'
     | 'long tail'
@@ -40,7 +43,8 @@ export interface Scenario {
   /** The row's id in the table. */
   id: string;
   /** The BENCH_ONLY name that selects it. */
-  only: 'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P11' | 'P16' | 'P17' | 'P18';
+  only:
+    'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P11' | 'P16' | 'P17' | 'P18' | 'P21';
   title: string;
   /** The service run the row is measured and reported in. */
   phase: Phase;
@@ -77,6 +81,8 @@ export interface Scenario {
   beside?: 'table sheets';
   /** Count stored orders around the service load and compare them with its 201 answers. */
   orderCheck?: { into: 'orderCheck' | 'cardOrderCheck'; logAs: string };
+  /** After the service load, the hot stocked item's count must equal the portions its orders hold. */
+  stockCheck?: boolean;
   /** Wait for the outbox to send the placed orders' mails after each load. */
   drainOutbox?: boolean;
 }

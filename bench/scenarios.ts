@@ -157,6 +157,42 @@ export const SCENARIOS: Scenario[] = [
     drainOutbox: true,
   },
   {
+    // Stock: every line of these orders names an item that counts its
+    // portions, so each placement takes them with one conditional update per
+    // item (and its ledger row) in the order's transaction. Measured against
+    // the same orders on a menu of the same items without stock.
+    id: 'P21',
+    only: 'P21',
+    title: 'P21 order, 5 lines, of items that count their portions',
+    phase: 'cache off',
+    outsideRssBudget: true,
+    service: { name: 'P21 service', at: 'service', request: 'stocked order' },
+    ceiling: { name: 'P21 same orders without stock', at: 'service', request: 'unstocked order' },
+    ceilingLabel: 'service, the same orders without stock',
+    ceilingFirst: true,
+    ratioTo: 'ceiling',
+    targetRatio: 0.9,
+    ratioOf: 'the same orders without stock',
+    drainOutbox: true,
+  },
+  {
+    // Every connection orders one portion of the same stocked item: the
+    // count's row is the one all placements wait for. The stored orders must
+    // equal the 201 answers and the count the portions they hold.
+    id: 'P21 hot',
+    only: 'P21',
+    title: 'P21 hot: every connection orders one portion of the same stocked item',
+    phase: 'cache off',
+    outsideRssBudget: true,
+    service: { name: 'P21 hot service', at: 'service', request: 'hot stocked order' },
+    ceiling: { row: 'P21', side: 'ceiling' },
+    ceilingLabel: 'P21 service, the 5-line orders without stock',
+    ratioTo: 'ceiling',
+    orderCheck: { into: 'orderCheck', logAs: 'hot orders stored' },
+    stockCheck: true,
+    drainOutbox: true,
+  },
+  {
     id: 'P5',
     only: 'P5',
     title: 'P5 card order, 5 lines, opening a Paystack checkout (fake, answers at once)',

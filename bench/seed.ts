@@ -6,6 +6,7 @@
 import { seedPriced, SeededPricing } from './seed-priced';
 import { seedScheduled, SeededSchedule } from './seed-scheduled';
 import { SeededZones, seedZones } from './seed-zones';
+import { SeededStock, seedStock } from './seed-stock';
 import { randomBytes } from 'node:crypto';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -74,6 +75,8 @@ export interface Seeded {
   scheduled: SeededSchedule;
   /** A fourth business: a menu with 50 delivery zones of 500 points, and one without zones. */
   zones: SeededZones;
+  /** A fifth business: stocked items, the same items without stock, and one hot stocked item. */
+  stock: SeededStock;
   seconds: number;
 }
 
@@ -270,6 +273,7 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
   const priced = await seedPriced(api, token);
   const scheduled = await seedScheduled(api, token);
   const zones = await seedZones(api, token);
+  const stock = await seedStock(api, token);
 
   return {
     ownerEmail,
@@ -278,6 +282,7 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
     priced,
     scheduled,
     zones,
+    stock,
     businessUuid: business.uuid,
     bigMenuUuid: bigMenu.uuid,
     smallMenuUuid: smallMenu.uuid,

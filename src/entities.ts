@@ -8,6 +8,7 @@ import { OutboxEntity } from './outbox/outbox.entity';
 import { PACE_ENTITIES } from './pace';
 import { PAYMENT_ENTITIES } from './payment';
 import { RateLimitCounterEntity } from './rate-limit/rate-limit-counter.entity';
+import { STOCK_ENTITIES } from './stock';
 import { TEAM_ENTITIES } from './team';
 import { WEBHOOK_ENTITIES } from './webhook';
 
@@ -28,4 +29,5 @@ export const ENTITIES = [
   ...DISCOUNT_ENTITIES,
   ...PACE_ENTITIES,
   ...MESSAGING_ENTITIES,
+  ...STOCK_ENTITIES,
 ];

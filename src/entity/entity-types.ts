@@ -11,6 +11,7 @@ import { fulfilmentSettings } from './fulfilment-settings';
 import { withoutZones } from './domain/delivery-zones';
 import { guestMessagesSetting } from './domain/guest-messages-setting';
 import { LABEL_FIELDS, menuLanguages, RECORD_TRANSLATIONS } from './domain/menu-labels';
+import { stockSetting } from './domain/stock-setting';
 
 /** One entity type as written once, independent of the namespace. */
 export interface EntityTypeDefinition {
@@ -251,6 +252,12 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
         }),
         ...LABEL_FIELDS,
         translations: RECORD_TRANSLATIONS,
+        stock: stockSetting({
+          description:
+            'Portions that run out: without it the item is unlimited. Placement takes the ' +
+            'ordered portions (422 with `remaining` when fewer remain); see the stock routes.',
+          example: { mode: 'daily', quantity: 40, low_at: 5 },
+        }),
       },
       // The source marks these as needed by the storefront; an order cannot be priced without them.
       required: ['unit_price_amount', 'minimum_quantity_per_order', 'maximum_quantity_per_order'],

@@ -40,3 +40,7 @@ export {
   busyMinutesAt,
 } from './domain/availability';
 export type { Availability, AvailabilityMode } from './domain/availability';
+export { readStockSetting, STOCK_MAX_QUANTITY } from './domain/stock-setting';
+export type { StockMode, StockSetting } from './domain/stock-setting';
+export type { StorefrontStockSource } from './storefront-stock';
+export { dayNumberOf, instantOfLocal } from './domain/time-zone';

@@ -132,6 +132,27 @@ export class StorefrontDocumentRepository {
   }
 
   /**
+   * Marks the stored storefronts of these menus stale, creating the row of
+   * each that has none yet (as the entities' trigger does), so that a build
+   * which read the menu before a change can never store itself as fresh.
+   * One statement of its own, sent once the change has committed: it holds
+   * no lock inside the change's transaction.
+   */
+  async markMenusStale(menuUuids: readonly string[]): Promise<void> {
+    if (menuUuids.length === 0) return;
+    await this.dataSource.query(
+      `INSERT INTO storefront_documents AS d (business_key, menu_key, business_uuid, menu_uuid)
+       SELECT lower(b.meta_key), lower(m.meta_key), b.uuid, m.uuid
+         FROM entities m
+         JOIN entities b ON b.uuid = m.parent_entity_uuid AND b.parent_entity_uuid IS NULL
+        WHERE m.uuid = ANY($1::uuid[]) AND m.meta_key IS NOT NULL AND b.meta_key IS NOT NULL
+          AND m.trashed_at IS NULL AND b.trashed_at IS NULL
+       ON CONFLICT (business_key, menu_key) DO UPDATE SET version = d.version + 1`,
+      [[...menuUuids]],
+    );
+  }
+
+  /**
    * Runs `read` (the build's reads of the records) in one snapshot with the
    * row's version, so the document it makes is exactly as of that version.
    */

@@ -20,6 +20,8 @@ export interface StorefrontAnswerInputs {
   prep_time_minutes?: unknown;
   /** The menu's `languages`, which the storefront's language is resolved against. */
   languages?: unknown;
+  /** When (epoch ms) the day of the items' daily stock ends; absent without daily stock. */
+  stock_until?: number;
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   StoredDocument,
 } from './storefront-document.repository';
 import { matchesEtag } from './list-etag';
+import { StorefrontStockSource, withStock } from './storefront-stock';
 import { readMenuLanguages } from './domain/menu-labels';
 import { resolveLanguage, StorefrontView, viewOfData } from './storefront-views';
 
@@ -98,6 +99,8 @@ export class StorefrontService {
   /** Answers being made in this process by cache key. */
   private readonly answering = new Map<string, Promise<StorefrontAnswer>>();
   private readonly plainBodies = new PlainBodies();
+  /** Items' stock, when the stock module has said how to read it. */
+  private stock: StorefrontStockSource | null = null;
 
   constructor(
     private readonly types: EntityTypeRegistry,
@@ -106,6 +109,32 @@ export class StorefrontService {
     private readonly cache: StorefrontCache<StorefrontAnswer>,
     private readonly clock: Clock,
   ) {}
+
+  /** The stock module tells the storefront how to read items' stock (see StorefrontStockSource). */
+  useStock(source: StorefrontStockSource): void {
+    this.stock = source;
+  }
+
+  /**
+   * Call once a change of stock has committed, before answering it: marks
+   * the stored storefronts of these menus stale and drops their cached
+   * answers here and in every other process. A read that starts after the
+   * change has answered never shows what remained before it.
+   */
+  async stockChanged(menuUuids: ReadonlyArray<string | null>): Promise<void> {
+    const menus = [...new Set(menuUuids.filter((uuid): uuid is string => !!uuid))];
+    try {
+      await this.documents.markMenusStale(menus);
+    } finally {
+      this.cache.invalidate(menus);
+    }
+  }
+
+  /** Whether a stored document's stock is of a day that has ended. */
+  private stockEnded(inputs: StorefrontAnswerInputs | undefined): boolean {
+    const until = inputs?.stock_until;
+    return typeof until === 'number' && until <= this.clock.nowMs();
+  }
 
   /**
    * The one place that decides whether a business is open: its
@@ -309,7 +338,7 @@ export class StorefrontService {
   ): Promise<StorefrontReply | undefined> {
     const mark = this.cache.mark();
     const stored = await this.documents.readEtag(businessMetaKey, menuMetaKey);
-    if (!stored) return undefined;
+    if (!stored || this.stockEnded(stored.answerInputs)) return undefined;
     const etag = answerEtag(stored.etag, this.answerTimeFields(stored.answerInputs));
     if (matchesEtag(request.ifNoneMatch, etag)) {
       // A 304 varies as its 200 does: it names the (default) language too.
@@ -381,7 +410,10 @@ export class StorefrontService {
    */
   private answerTimeFields(inputs: StorefrontAnswerInputs): AnswerTimeFields {
     const open = this.openStateOf({ extraData: { ...inputs } });
-    const times = open.nextChangeAt ? [open.nextChangeAt.getTime()] : [];
+    // A day's stock ends at the business's midnight.
+    const times = [open.nextChangeAt?.getTime(), inputs.stock_until].filter(
+      (ms): ms is number => typeof ms === 'number',
+    );
     const fields: Record<string, unknown> = {
       open_now: open.open,
       next_change_at: open.nextChangeText,
@@ -423,13 +455,13 @@ export class StorefrontService {
     forms: DocumentForms,
   ): Promise<StoredDocument> {
     const stored = await this.documents.readFresh(businessMetaKey, menuMetaKey, forms);
-    if (stored) return stored;
+    if (stored && !this.stockEnded(stored.document.answerInputs)) return stored;
     const running = this.building.get(key);
     if (running) {
       // Its snapshot may predate a write this reader must see: wait, then read what it stored.
       await running.catch(() => undefined);
       const after = await this.documents.readFresh(businessMetaKey, menuMetaKey, forms);
-      if (after) return after;
+      if (after && !this.stockEnded(after.document.answerInputs)) return after;
     }
     return this.sharedBuild(key, businessMetaKey, menuMetaKey);
   }
@@ -458,7 +490,7 @@ export class StorefrontService {
       menuMetaKey,
       (manager) => this.readRecords(businessMetaKey, menuMetaKey, manager),
     );
-    const { business, menu, items } = result;
+    const { business, menu, items, stock } = result;
     // open_now, next_change_at, availability and the wait are added to each answer, never stored. The
     // document is public and stored as built, so private settings leave here.
     const data: Omit<
@@ -467,7 +499,9 @@ export class StorefrontService {
     > = {
       business: toPublicEntityResponse(business),
       menu: toPublicEntityResponse(menu),
-      items: items.slice(0, MAX_PER_PAGE).map(toPublicEntityResponse),
+      items: items
+        .slice(0, MAX_PER_PAGE)
+        .map((item) => withStock(toPublicEntityResponse(item), stock?.remaining.get(item.uuid))),
       items_truncated: items.length > MAX_PER_PAGE,
     };
     const inputs: StorefrontAnswerInputs = {};
@@ -480,6 +514,7 @@ export class StorefrontService {
       inputs.prep_time_minutes = fulfilment.prep_time_minutes;
     }
     if (menu.extraData.languages) inputs.languages = menu.extraData.languages;
+    if (stock?.untilMs) inputs.stock_until = stock.untilMs;
     const document = await makeDocument(data, STOREFRONT_MESSAGE, inputs);
     const stored = { document, businessUuid: business.uuid, menuUuid: menu.uuid };
     await this.documents.store(businessMetaKey, menuMetaKey, version, stored);
@@ -507,6 +542,10 @@ export class StorefrontService {
       MAX_PER_PAGE + 1,
       manager,
     );
-    return { business, menu, items };
+    // In the same snapshot: the document is exactly as of its version, stock included.
+    const stock = this.stock
+      ? await this.stock.read(business, items.slice(0, MAX_PER_PAGE), manager)
+      : null;
+    return { business, menu, items, stock };
   }
 }

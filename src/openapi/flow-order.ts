@@ -71,6 +71,10 @@ export const OPERATION_FLOW: readonly string[] = [
   'getDiscount',
   'updateDiscount',
   'deleteDiscount',
+  // stock
+  'listStock',
+  'adjustStock',
+  'readStockLedger',
   // webhooks
   'createWebhook',
   'listWebhooks',

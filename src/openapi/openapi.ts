@@ -68,6 +68,12 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
       'order’s `discount_code`.',
   },
   {
+    name: 'stock',
+    description:
+      'Portions of items that run out: the day’s counts, restocks and recounts with a reason, ' +
+      'and the ledger of every change; for the owner, managers and staff.',
+  },
+  {
     name: 'files',
     description: 'Upload URLs for images, the local driver’s signed upload and the stored files.',
   },

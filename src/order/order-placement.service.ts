@@ -34,6 +34,7 @@ import { GuardFindings, PlacementGuards, PlacementState } from './placement-guar
 import { DiscountGuessLimit } from './discount-guess-limit';
 import { PricedLine } from './domain/cart-pricing';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
+import { StockService } from '../stock';
 
 const IDEMPOTENCY_SCOPE = 'order.place';
 const RATE_LIMIT_BUCKET = 'order-place-ip';
@@ -74,6 +75,7 @@ export class OrderPlacementService {
     private readonly pricer: OrderPricer,
     private readonly guards: PlacementGuards,
     private readonly guessing: DiscountGuessLimit,
+    private readonly stock: StockService,
   ) {}
 
   async placeOrder(
@@ -219,6 +221,23 @@ export class OrderPlacementService {
         consentedAt: stored.createdAt,
       });
     }
+    // The portions of stocked items, late so their rows stay locked only until the commit.
+    await this.stock.takeForOrder(tx, {
+      orderUuid: stored.uuid,
+      businessUuid: business.uuid,
+      menuUuid: menu.uuid,
+      ownerUuid: business.ownedBy,
+      businessExtra: business.extraData,
+      requestedTime: state.handOver.requestedTime,
+      lines: state.lines.map((line) => ({
+        position: line.position,
+        itemUuid: line.itemUuid,
+        quantity: line.quantity,
+        extraData: state.itemsByUuid.get(line.itemUuid)?.extraData ?? null,
+      })),
+      actor: 'guest',
+      byUuid: null,
+    });
     // Last, so the slot's lock is held only until the commit.
     await this.guards.holdSlot(manager, state);
     return {

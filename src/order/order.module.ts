@@ -11,6 +11,7 @@ import { EntityModule } from '../entity';
 import { NotificationModule } from '../notification';
 import { PaymentModule } from '../payment';
 import { TeamModule } from '../team';
+import { StockModule } from '../stock';
 import { OrderTokens } from './domain/order-token';
 import { IdempotencyRepository } from './idempotency.repository';
 import { IdempotencyService } from './idempotency.service';
@@ -50,6 +51,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     TeamModule,
     DiscountModule,
     PaymentModule,
+    StockModule,
   ],
   controllers: [
     OrderController,

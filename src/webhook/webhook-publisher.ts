@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { EventBus } from '../database/event-bus';
+import { AppEvents, EventBus } from '../database/event-bus';
 import { OrderChangeKind, OrderEntity, OrderInboxService } from '../order';
 import type { AvailabilityChanged } from '../pace';
 import { eventOfChange, WebhookEventType } from './domain/webhook-events';
@@ -31,6 +31,7 @@ export class WebhookPublisher implements OnModuleInit {
     this.bus.on('business.availability_changed', (change, tx) =>
       this.publishAvailability(tx.manager, change),
     );
+    this.bus.on('stock.crossed', (event, tx) => this.publishStock(tx.manager, event));
   }
 
   /** A change of the kitchen's switch → `business.availability_changed`. */
@@ -46,6 +47,22 @@ export class WebhookPublisher implements OnModuleInit {
       await this.queue.enqueueEvent(manager, endpoint, type, {
         business_uuid: change.businessUuid,
         availability: change.availability,
+      });
+    }
+  }
+
+  /** An item's stock fell to its `low_at` or to 0: `stock.low` or `item.sold_out`, with the item's count. */
+  async publishStock(manager: EntityManager, event: AppEvents['stock.crossed']): Promise<void> {
+    const endpoints = await this.repository.matchingEndpoints(
+      manager,
+      event.ownerUuid,
+      event.businessUuid,
+      event.type,
+    );
+    for (const endpoint of endpoints) {
+      await this.queue.enqueueEvent(manager, endpoint, event.type, {
+        business_uuid: event.businessUuid,
+        item: { ...event.item },
       });
     }
   }

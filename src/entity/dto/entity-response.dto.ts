@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Reader, readableView } from '../domain/readable-fields';
 import { EntityRecord } from '../entity-record.entity';
 import { ENTITY_STATUSES } from './entity-body.dto';
@@ -94,14 +94,25 @@ export class AvailabilityDto {
   until!: string | null;
 }
 
+/** An item of the storefront: the record, and what remains today when it counts its portions. */
+export class StorefrontItemResponseDto extends EntityResponseDto {
+  @ApiPropertyOptional({
+    example: 12,
+    description:
+      'Only on an item with `extra_data.stock`: the portions left today (the business’s local ' +
+      'day; for `count` stock, what is left). At 0 the item reads `extra_data.available: false`.',
+  })
+  stock_remaining?: number;
+}
+
 /** The storefront in one call: business, menu and its items. */
 export class StorefrontResponseDto {
   business!: EntityResponseDto;
   menu!: EntityResponseDto;
 
   /** Public items of the menu by extra_data.sort_position, then created_at; at most 1000. */
-  @ApiProperty({ type: [EntityResponseDto] })
-  items!: EntityResponseDto[];
+  @ApiProperty({ type: [StorefrontItemResponseDto] })
+  items!: StorefrontItemResponseDto[];
 
   /** True when the menu has more than 1000 public items and only the first 1000 are here. */
   items_truncated!: boolean;

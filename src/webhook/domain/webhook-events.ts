@@ -4,6 +4,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.status_changed',
   'order.payment_changed',
   'business.availability_changed',
+  'stock.low',
+  'item.sold_out',
   'ping',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

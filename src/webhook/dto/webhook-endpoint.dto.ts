@@ -26,7 +26,7 @@ export class CreateWebhookDto {
   @MaxLength(2048)
   url!: string;
 
-  /** The events wanted, one to four of them. */
+  /** The events wanted, one or more of them, each once. */
   @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, isArray: true, example: ['order.created'] })
   @IsArray()
   @ArrayMinSize(1)
