@@ -1,6 +1,7 @@
 import { ACCOUNT_ENTITIES } from './account';
 import { DISCOUNT_ENTITIES } from './discount';
 import { ENTITY_ENTITIES } from './entity';
+import { KITCHEN_ENTITIES } from './kitchen';
 import { NOTIFICATION_ENTITIES } from './notification';
 import { ORDER_ENTITIES } from './order';
 import { OutboxEntity } from './outbox/outbox.entity';
@@ -24,4 +25,5 @@ export const ENTITIES = [
   ...PAYMENT_ENTITIES,
   ...TEAM_ENTITIES,
   ...DISCOUNT_ENTITIES,
+  ...KITCHEN_ENTITIES,
 ];

@@ -8,7 +8,7 @@ import { compileRaw, execute, sql } from './query-builder';
  * touching two of them takes this lock first and none waits on another in a
  * circle.
  */
-export type LockScope = 'order';
+export type LockScope = 'order' | 'kitchen';
 
 /**
  * A transaction-scoped advisory lock on (scope, id), as an expression a

@@ -8,6 +8,7 @@ import { openingHours } from './domain/opening-hours-rule';
 import { optionGroups } from './domain/option-groups';
 import { amount, email, ExtraDataSchema, flag, integer, shape, text, textList } from './extra-data';
 import { fulfilmentSettings } from './fulfilment-settings';
+import { kitchenSetting } from './domain/kitchen-setting';
 import { withoutZones } from './domain/delivery-zones';
 
 /** One entity type as written once, independent of the namespace. */
@@ -88,6 +89,19 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
             },
             service_charge: { label: 'Service', rate_percent: '10', modes: ['dine_in'] },
             tips: { enabled: true, presets_percent: [5, 10, 15] },
+          },
+        }),
+        kitchen: kitchenSetting({
+          description:
+            "The kitchen's stations and which items each prepares: an item goes to the first " +
+            'station naming its uuid, else the first naming its category, else `default_station` ' +
+            '(absent: the first). Without it one station, `kitchen`, takes every item.',
+          example: {
+            stations: [
+              { key: 'grill', title: 'Grill', categories: ['Burgers', 'Suya'] },
+              { key: 'bar', title: 'Bar', categories: ['Drinks'] },
+            ],
+            default_station: 'grill',
           },
         }),
       },

@@ -25,6 +25,7 @@ import { OrderableMenu } from './orderable-menu';
 import { MenuZones } from './menu-zones';
 import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
+import { KitchenSetting, readKitchen } from './domain/kitchen-setting';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
 
@@ -250,6 +251,22 @@ export class EntityService {
       hasDeliveryItems: found.hasDeliveryItems,
       deliveryZones: zones,
     };
+  }
+
+  /**
+   * For other modules: the kitchen of a business (its stations), read on
+   * `manager` when given (the transaction of an order's acceptance); the
+   * one-station kitchen when the business has none or does not exist.
+   */
+  async kitchenOf(businessUuid: string, manager?: EntityManager): Promise<KitchenSetting> {
+    if (!isUuid(businessUuid)) return readKitchen(null);
+    const record = await this.repository.findOfType(
+      this.types.of('business'),
+      businessUuid.toLowerCase(),
+      manager,
+    );
+    const data = record?.extraData as Record<string, unknown> | null | undefined;
+    return readKitchen(data?.kitchen);
   }
 
   /** For other modules: which of these uuids name menus of the business (in the trash or not). */

@@ -31,3 +31,5 @@ export type {
   ZoneQuote,
 } from './domain/delivery-zones';
 export { DeliveryLocationDto, DeliveryZoneRefDto } from './dto/delivery-quote.dto';
+export { DEFAULT_KITCHEN, readKitchen } from './domain/kitchen-setting';
+export type { KitchenSetting, KitchenStation } from './domain/kitchen-setting';
