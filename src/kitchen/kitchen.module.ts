@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EntityModule } from '../entity';
 import { OrderModule } from '../order';
 import { TeamModule } from '../team';
+import { KitchenDisplayController } from './display/kitchen-display.controller';
 import { KitchenBusinessController, KitchenTicketController } from './kitchen.controller';
 import { KitchenRepository } from './kitchen.repository';
 import { KitchenService } from './kitchen.service';
@@ -15,7 +16,7 @@ import { KitchenStreams } from './realtime/kitchen-streams';
  */
 @Module({
   imports: [EntityModule, OrderModule, TeamModule],
-  controllers: [KitchenBusinessController, KitchenTicketController],
+  controllers: [KitchenBusinessController, KitchenTicketController, KitchenDisplayController],
   providers: [KitchenRepository, KitchenService, KitchenTickets, KitchenStreams],
 })
 export class KitchenModule {}
