@@ -9,7 +9,7 @@ import {
   ticketsOf,
   ticketsPath,
 } from './support/kitchen';
-import { orderBody, placeOrder, updateOrderRequest } from './support/order';
+import { guestHeaders, orderBody, placeOrder, updateOrderRequest } from './support/order';
 import { startTestApp, TestApp } from './support/test-app';
 
 async function ticketRows(t: TestApp): Promise<number> {
@@ -127,6 +127,21 @@ describe('the kitchen: stations and tickets', () => {
         general_note: 'Birthday',
         printed_count: 0,
       });
+    });
+
+    it('the business’s view of the order lists its tickets; the guest’s does not', async () => {
+      const order = await acceptedOrder(t, cast.catalog, cast.manager);
+      const view = await orderOf(order.uuid);
+      expect(view.tickets.map((ticket: any) => `${ticket.station}:${ticket.kind}`).sort()).toEqual([
+        'bar:new',
+        'grill:new',
+      ]);
+      const guest = await t.http
+        .get(`${t.orders}/order/${order.uuid}`)
+        .set({ ...guestHeaders(t), 'x-order-token': order.order_token });
+      expect(expectOk(guest).tickets).toBeUndefined();
+      const pending = await placeOrder(t, orderBody(cast.catalog));
+      expect((await orderOf(pending.uuid)).tickets).toEqual([]);
     });
 
     it('a business without the setting has one station, kitchen, and orders as before', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EventBus, Transaction } from '../database/event-bus';
 import { EntityService } from '../entity';
-import { OrderChanged, OrderEntity, OrderRepository } from '../order';
+import { OrderChanged, OrderEntity, OrderRepository, OrderTickets } from '../order';
 import { routeLines } from './domain/routing';
 import { KitchenRepository, NewTicketLine, Ticket } from './kitchen.repository';
 import { KitchenStreams } from './realtime/kitchen-streams';
@@ -29,8 +29,26 @@ export class KitchenTickets {
     private readonly orders: OrderRepository,
     private readonly entities: EntityService,
     private readonly streams: KitchenStreams,
+    orderTickets: OrderTickets,
   ) {
     bus.on('order.changed', (event, tx) => this.onOrderChanged(event, tx));
+    // The business's view of an order lists its tickets.
+    orderTickets.provide(async (orderUuids, manager) => {
+      const found = await this.tickets.summariesOf(orderUuids, manager);
+      return new Map(
+        [...found].map(([order, tickets]) => [
+          order,
+          tickets.map((ticket) => ({
+            uuid: ticket.uuid,
+            station: ticket.station,
+            kind: ticket.kind,
+            status: ticket.status,
+            printed_count: ticket.printedCount,
+            created_at: new Date(ticket.createdAt).toISOString(),
+          })),
+        ]),
+      );
+    });
   }
 
   private async onOrderChanged(event: OrderChanged, tx: Transaction): Promise<void> {

@@ -223,6 +223,29 @@ export class KitchenRepository {
     };
   }
 
+  /** The tickets of these orders without their lines, by order uuid, oldest first. */
+  async summariesOf(
+    orderUuids: readonly string[],
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, Array<Omit<Ticket, 'lines'>>>> {
+    const rows = await fetchAll(
+      manager,
+      db
+        .selectFrom('kitchenTickets')
+        .selectAll()
+        .where('orderUuid', 'in', [...orderUuids])
+        .orderBy('createdAt')
+        .orderBy('uuid'),
+    );
+    const byOrder = new Map<string, Array<Omit<Ticket, 'lines'>>>();
+    for (const row of rows) {
+      const list = byOrder.get(row.orderUuid);
+      if (list) list.push(row);
+      else byOrder.set(row.orderUuid, [row]);
+    }
+    return byOrder;
+  }
+
   private async withLines(
     manager: EntityManager,
     tickets: ReadonlyArray<Omit<Ticket, 'lines'>>,

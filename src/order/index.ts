@@ -18,5 +18,7 @@ export type { OrderChanges } from './order.repository';
 export { OrderInboxService } from './order-inbox.service';
 export { OrderViews } from './order-views';
 export { OrderStatusMoves } from './order-status-moves';
+export { OrderTickets } from './order-tickets';
+export type { OrderTicketSummary } from './order-tickets';
 export type { MoveBy, MoveExtras } from './order-status-moves';
 export { OrderModule } from './order.module';
