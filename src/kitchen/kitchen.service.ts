@@ -138,12 +138,16 @@ export class KitchenService {
 
   async bumpTicket(user: AuthUser, ticketUuid: string): Promise<TicketResponseDto> {
     const { ticket, role } = await this.ticketFor(user, ticketUuid, 'order.update');
-    return this.change(ticket, user, role, (current) => [
-      {
-        lines: current.lines.filter((line) => line.status !== 'ready').map((line) => line.uuid),
-        to: 'ready',
-      },
-    ]);
+    return this.change(ticket, user, role, (current) => {
+      const open = current.lines.filter((line) => line.status !== 'ready');
+      if (open.length === 0) {
+        // A second bump (a double tap, two screens) changes nothing and says so.
+        throw ApiError.unprocessable('The ticket is already bumped: every line is ready.', [
+          { field: 'status', message: 'every line is ready', current_status: current.status },
+        ]);
+      }
+      return [{ lines: open.map((line) => line.uuid), to: 'ready' }];
+    });
   }
 
   /**

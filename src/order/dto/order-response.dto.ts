@@ -209,8 +209,9 @@ export class OrderResponseDto {
   @ApiProperty({ type: [OrderHistoryEntryDto] })
   history!: OrderHistoryEntryDto[];
   /**
-   * The order's kitchen tickets, one per station, oldest first ([] before it
-   * is accepted), in the business's views of the order.
+   * The order's kitchen tickets, one per station, oldest first, in the
+   * business's views of the order; absent until the order has any (it is
+   * accepted).
    */
   @ApiPropertyOptional({ type: [OrderTicketSummaryDto] })
   tickets?: OrderTicketSummaryDto[];
@@ -343,7 +344,7 @@ export function toOrderResponse(order: OrderEntity, parts: OrderParts): OrderRes
     ...fulfilmentFields(order),
     items: lines.map(toOrderLineResponse),
     history: events.map(toOrderHistoryEntry),
-    ...(parts.tickets ? { tickets: [...parts.tickets] } : {}),
+    ...(parts.tickets?.length ? { tickets: [...parts.tickets] } : {}),
     created_at: iso(order.createdAt),
     updated_at: iso(order.updatedAt),
   };
