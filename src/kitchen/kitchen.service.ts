@@ -239,6 +239,7 @@ export class KitchenService {
     const docket: DocketTicket = {
       ...response,
       station_title: kitchen.stations.find((station) => station.key === ticket.station)?.title,
+      time_zone: kitchen.timeZone,
     };
     const width = query.width ?? 42;
     const reprint = printedBefore >= 1;

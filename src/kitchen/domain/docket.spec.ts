@@ -53,6 +53,16 @@ describe('dockets (R89)', () => {
     expect(docketText(ticket, 32, true).split('\n')[0]).toContain('REPRINT');
   });
 
+  it('show times in the business’s time zone, UTC without one', () => {
+    expect(docketText(ticket, 42, false)).toMatch(/Placed\s+14:05 26\/11 UTC/);
+    expect(docketText({ ...ticket, time_zone: 'Africa/Lagos' }, 42, false)).toMatch(
+      /Placed\s+15:05 26\/11\n/,
+    );
+    expect(docketText({ ...ticket, time_zone: 'Not/AZone' }, 42, false)).toContain(
+      '14:05 26/11 UTC',
+    );
+  });
+
   it('cut long words', () => {
     expect(wrap('a'.repeat(70), 32, '  ').every((line) => line.length <= 32)).toBe(true);
   });

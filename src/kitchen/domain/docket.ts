@@ -24,6 +24,8 @@ export interface DocketTicket {
   requested_time: string | null;
   general_note: string | null;
   lines: DocketLine[];
+  /** The business's IANA time zone for the times; UTC when absent. */
+  time_zone?: string;
 }
 
 const SPECIAL: Readonly<Record<string, string>> = {
@@ -134,13 +136,25 @@ function pair(left: string, right: string, width: number): string[] {
   return [...wrap(l, width), ...wrap(r, width, '  ')];
 }
 
-/** "HH:MM dd/mm" in UTC. */
-function clock(value: string): string {
+/** "HH:MM dd/mm" in the business's time zone (UTC when it names none or an unknown one). */
+function clock(value: string, timeZone = 'UTC'): string {
   const date = new Date(value);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${two(date.getUTCHours())}:${two(date.getUTCMinutes())} ${two(date.getUTCDate())}/${two(
-    date.getUTCMonth() + 1,
-  )} UTC`;
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      day: '2-digit',
+      month: '2-digit',
+      hourCycle: 'h23',
+    });
+  } catch {
+    return clock(value, 'UTC');
+  }
+  const part = (type: string) => format.formatToParts(date).find((p) => p.type === type)?.value;
+  const text = `${part('hour')}:${part('minute')} ${part('day')}/${part('month')}`;
+  return timeZone === 'UTC' ? `${text} UTC` : text;
 }
 
 function whereTo(ticket: DocketTicket): string {
@@ -170,7 +184,7 @@ export function docketLines(ticket: DocketTicket, width: number, reprint: boolea
   if (ticket.kind === 'void') out.push(center('*** VOID - DO NOT MAKE ***', width));
   out.push(center((ticket.station_title ?? ticket.station).toUpperCase(), width));
   out.push(...pair(`#${ticket.order_reference}`, whereTo(ticket), width));
-  out.push(...pair('Placed', clock(ticket.created_at), width));
+  out.push(...pair('Placed', clock(ticket.created_at, ticket.time_zone), width));
   out.push(...pair('Wanted', ticket.requested_time ? clock(ticket.requested_time) : 'ASAP', width));
   out.push(rule);
   for (const line of ticket.lines) {
