@@ -9,6 +9,7 @@ import {
 } from './support/kitchen';
 import { membersPath } from './support/team';
 import { serverOnly } from './support/server-only';
+import { orderBody, placeOrder, updateOrderRequest } from './support/order';
 import { createTestDatabase, TestDatabase } from './support/database';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -132,6 +133,42 @@ describe('the kitchen: dockets and the station stream', () => {
         bar.close();
         all.close();
         outsider.close();
+      }
+    });
+
+    it('200 open station streams each receive a new ticket within 1 s at the 99th percentile', async () => {
+      const streams = [];
+      for (let i = 0; i < 200; i += 20) {
+        streams.push(
+          ...(await Promise.all(
+            Array.from({ length: 20 }, (_, j) =>
+              openStationStream(
+                t,
+                (i + j) % 2 ? cast.staff.token : cast.owner.token,
+                cast.catalog.business.uuid,
+                'bar',
+              ),
+            ),
+          )),
+        );
+      }
+      try {
+        const order = await placeOrder(t, orderBody(cast.catalog));
+        const started = Date.now();
+        expectOk(
+          await updateOrderRequest(t, cast.owner.headers, order.uuid, { status: 'accepted' }),
+        );
+        const latencies = await Promise.all(
+          streams.map(async (stream) => {
+            await stream.waitFor((e) => e.data?.order_uuid === order.uuid, 10_000);
+            return Date.now() - started;
+          }),
+        );
+        latencies.sort((a, b) => a - b);
+        const p99 = latencies[Math.ceil(latencies.length * 0.99) - 1];
+        expect(p99).toBeLessThan(1000);
+      } finally {
+        for (const stream of streams) stream.close();
       }
     });
 
