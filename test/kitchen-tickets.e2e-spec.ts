@@ -366,6 +366,37 @@ describe('the kitchen: stations and tickets', () => {
           .set(cast.staff.headers),
       );
       expect(changed.map((ticket) => ticket.order_uuid)).toEqual([order.uuid, order.uuid]);
+      // Changes committed while a reader follows the cursor are never skipped.
+      const pending = await Promise.all(
+        Array.from({ length: 8 }, () => placeOrder(t, orderBody(cast.catalog))),
+      );
+      const seen = new Set<string>();
+      const start = await t.http
+        .get(ticketsPath(t, cast.catalog.business.uuid))
+        .set(cast.staff.headers);
+      let since: string = start.body.meta.cursor;
+      let accepting = true;
+      const accepted = Promise.all(
+        pending.map((order) =>
+          updateOrderRequest(t, cast.owner.headers, order.uuid, { status: 'accepted' }),
+        ),
+      ).finally(() => (accepting = false));
+      const follow = async () => {
+        const res = await t.http
+          .get(ticketsPath(t, cast.catalog.business.uuid, `?since=${since}`))
+          .set(cast.staff.headers);
+        for (const ticket of expectOk(res)) seen.add(ticket.uuid);
+        since = res.body.meta.cursor;
+      };
+      while (accepting) await follow();
+      await accepted;
+      await follow();
+      const [row] = await t.dataSource.query(
+        'SELECT count(*)::int AS n FROM kitchen_tickets WHERE order_uuid = ANY($1::uuid[])',
+        [pending.map((order) => order.uuid)],
+      );
+      expect(row.n).toBe(16);
+      expect(seen.size).toBe(16);
       expectError(
         await t.http
           .get(ticketsPath(t, cast.catalog.business.uuid, '?since=garbage'))

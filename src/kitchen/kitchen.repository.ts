@@ -177,50 +177,50 @@ export class KitchenRepository {
   }
 
   /** One page of a business's tickets, the total, and the business's latest version. */
+  /**
+   * One page of a business's tickets, the total, and the cursor for what
+   * changed after it: every statement reads one snapshot (repeatable read),
+   * so a change that commits meanwhile is either on the page or after the
+   * cursor. Following `since`, a page that is not the last ends the cursor
+   * at its own last change, so the next answer starts there.
+   */
   async list(filter: TicketFilter): Promise<{ tickets: Ticket[]; total: number; version: string }> {
-    const manager = this.dataSource.manager;
-    let query = db.selectFrom('kitchenTickets').where('businessUuid', '=', filter.businessUuid);
-    if (filter.station !== undefined) query = query.where('station', '=', filter.station);
-    if (filter.status === 'open') query = query.where('status', 'in', OPEN);
-    if (filter.status === 'done') query = query.where('status', 'not in', OPEN);
-    if (filter.since !== undefined) query = query.where('version', '>', filter.since);
-    // The latest version is read in the same statement as the page, so the
-    // cursor names exactly what this answer could see.
-    const latest = db
-      .selectFrom('kitchenTickets')
-      .select(sql<string>`coalesce(max(version), 0)`.as('v'))
-      .where('businessUuid', '=', filter.businessUuid);
-    const ordered =
-      filter.since !== undefined
-        ? query.orderBy('version')
-        : query.orderBy('createdAt').orderBy('uuid');
-    const rows = await fetchAll(
-      manager,
-      ordered
-        .selectAll()
-        .select((eb) => [
-          eb.fn.countAll<string>().over().as('fullCount'),
-          latest.as('latestVersion'),
-        ])
-        .limit(filter.perPage)
-        .offset((filter.page - 1) * filter.perPage),
-    );
-    let total = Number(rows[0]?.fullCount ?? 0);
-    let version: string | null | undefined = rows[0]?.latestVersion;
-    if (rows.length === 0) {
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      let query = db.selectFrom('kitchenTickets').where('businessUuid', '=', filter.businessUuid);
+      if (filter.station !== undefined) query = query.where('station', '=', filter.station);
+      if (filter.status === 'open') query = query.where('status', 'in', OPEN);
+      if (filter.status === 'done') query = query.where('status', 'not in', OPEN);
+      if (filter.since !== undefined) query = query.where('version', '>', filter.since);
+      const ordered =
+        filter.since !== undefined
+          ? query.orderBy('version')
+          : query.orderBy('createdAt').orderBy('uuid');
+      const rows = await fetchAll(
+        manager,
+        ordered
+          .selectAll()
+          .limit(filter.perPage)
+          .offset((filter.page - 1) * filter.perPage),
+      );
       const counted = await fetchOne(
         manager,
-        query.select((eb) => [eb.fn.countAll<string>().as('total'), latest.as('latestVersion')]),
+        query.select((eb) => eb.fn.countAll<string>().as('total')),
       );
-      total = Number(counted?.total ?? 0);
-      version = counted?.latestVersion;
-    }
-    const tickets = rows.map(({ fullCount: _c, latestVersion: _v, ...ticket }) => ticket);
-    return {
-      tickets: await this.withLines(manager, tickets),
-      total,
-      version: String(version ?? '0'),
-    };
+      const latest = await fetchOne(
+        manager,
+        db
+          .selectFrom('kitchenTickets')
+          .select(sql<string>`coalesce(max(version), 0)`.as('v'))
+          .where('businessUuid', '=', filter.businessUuid),
+      );
+      const total = Number(counted?.total ?? 0);
+      const more = filter.page * filter.perPage < total;
+      const version =
+        filter.since !== undefined && more && rows.length
+          ? rows[rows.length - 1].version
+          : (latest?.v ?? '0');
+      return { tickets: await this.withLines(manager, rows), total, version: String(version) };
+    });
   }
 
   /** The tickets of these orders without their lines, by order uuid, oldest first. */
