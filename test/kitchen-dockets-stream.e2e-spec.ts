@@ -7,7 +7,8 @@ import {
   ticketPath,
   ticketsOf,
 } from './support/kitchen';
-import { membersPath } from './support/team';
+import { addMember, membersPath } from './support/team';
+import { createUser } from './support/factory';
 import { serverOnly } from './support/server-only';
 import { orderBody, placeOrder, updateOrderRequest } from './support/order';
 import { createTestDatabase, TestDatabase } from './support/database';
@@ -170,6 +171,19 @@ describe('the kitchen: dockets and the station stream', () => {
       } finally {
         for (const stream of streams) stream.close();
       }
+    });
+
+    it('ends when its token no longer holds (a password change voids older tokens)', async () => {
+      const user = await createUser(t);
+      await addMember(t, cast.owner, cast.catalog.business.uuid, user, 'staff');
+      const stream = await openStationStream(t, user.token, cast.catalog.business.uuid);
+      await t.dataSource.query(
+        'UPDATE users SET token_version = token_version + 1 WHERE uuid = $1',
+        [user.uuid],
+      );
+      const closed = await stream.waitFor((e) => e.event === 'stream.closed', 6_000);
+      expect(closed.data.reason).toMatch(/no longer valid/);
+      await stream.ended;
     });
 
     it('ends when the member is removed', async () => {
