@@ -10,6 +10,7 @@ import { DatabaseModule } from './database/database.module';
 import { DiscountModule } from './discount';
 import { EntityModule } from './entity';
 import { FileModule } from './file';
+import { KitchenModule } from './kitchen';
 import { HealthModule } from './health/health.module';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
@@ -57,6 +58,7 @@ export class AppModule {
         MessagingModule,
         PaymentModule,
         ReportModule,
+        KitchenModule,
         ...extraModules,
       ],
       providers: [

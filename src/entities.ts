@@ -2,6 +2,7 @@ import { ACCOUNT_ENTITIES } from './account';
 import { DISCOUNT_ENTITIES } from './discount';
 import { ENTITY_ENTITIES } from './entity';
 import { MESSAGING_ENTITIES } from './messaging';
+import { KITCHEN_ENTITIES } from './kitchen';
 import { NOTIFICATION_ENTITIES } from './notification';
 import { ORDER_ENTITIES } from './order';
 import { OutboxEntity } from './outbox/outbox.entity';
@@ -30,4 +31,5 @@ export const ENTITIES = [
   ...PACE_ENTITIES,
   ...MESSAGING_ENTITIES,
   ...STOCK_ENTITIES,
+  ...KITCHEN_ENTITIES,
 ];

@@ -117,6 +117,8 @@ export interface AppConfig {
   metricsToken: string | undefined;
   /** Swagger UI at /docs and the OpenAPI document at /docs/openapi.json; false: both 404. */
   docsEnabled: boolean;
+  /** The kitchen display at /kitchen; false: 404. */
+  kitchenDisplayEnabled: boolean;
   /** How often each outbox lane looks for due rows when no notification woke it. */
   outboxPollIntervalMs: number;
   /** The outbox's delivery lanes, one per kind of side effect (see OutboxLaneSettings). */
@@ -465,6 +467,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     paymentCheckIntervalMs: int(env, 'PAYMENT_CHECK_INTERVAL_MS', 15000, 100, 600000),
     metricsToken: metricsToken(env),
     docsEnabled: bool(env, 'DOCS_ENABLED', true),
+    kitchenDisplayEnabled: bool(env, 'KITCHEN_DISPLAY_ENABLED', true),
     outboxPollIntervalMs: int(env, 'OUTBOX_POLL_INTERVAL_MS', 1000, 100, 600000),
     outboxLanes: outboxLanes(env),
   };

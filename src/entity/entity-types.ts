@@ -8,6 +8,7 @@ import { openingHours } from './domain/opening-hours-rule';
 import { optionGroups } from './domain/option-groups';
 import { amount, email, ExtraDataSchema, flag, integer, shape, text, textList } from './extra-data';
 import { fulfilmentSettings } from './fulfilment-settings';
+import { kitchenSetting } from './domain/kitchen-setting';
 import { withoutZones } from './domain/delivery-zones';
 import { guestMessagesSetting } from './domain/guest-messages-setting';
 import { LABEL_FIELDS, menuLanguages, RECORD_TRANSLATIONS } from './domain/menu-labels';
@@ -113,6 +114,19 @@ export const ENTITY_TYPE_DEFINITIONS: readonly EntityTypeDefinition[] = [
           },
         }),
         translations: RECORD_TRANSLATIONS,
+        kitchen: kitchenSetting({
+          description:
+            "The kitchen's stations and which items each prepares: an item goes to the first " +
+            'station naming its uuid, else the first naming its category, else `default_station` ' +
+            '(absent: the first). Without it one station, `kitchen`, takes every item.',
+          example: {
+            stations: [
+              { key: 'grill', title: 'Grill', categories: ['Burgers', 'Suya'] },
+              { key: 'bar', title: 'Bar', categories: ['Drinks'] },
+            ],
+            default_station: 'grill',
+          },
+        }),
       },
     },
   },

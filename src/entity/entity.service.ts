@@ -27,6 +27,8 @@ import { OrderableMenuRepository } from './orderable-menu.repository';
 import { StorefrontCache } from './storefront-cache';
 import { keepStoredAvailability } from './domain/availability';
 import { Transaction } from '../database/event-bus';
+import { KitchenSetting, readKitchen } from './domain/kitchen-setting';
+import { readBusinessView } from './extra-data-views';
 
 type EntityAnswer = ApiResult<EntityResponseDto>;
 
@@ -290,6 +292,29 @@ export class EntityService {
     );
     if (record) tx.afterCommit(() => this.storefrontCache.invalidate([record.uuid]));
     return record;
+  }
+
+  /**
+   * For other modules: the kitchen of a business (its stations) and its time
+   * zone (of its opening hours; UTC without them), read on `manager` when
+   * given (the transaction of an order's acceptance); the one-station
+   * kitchen when the business has none or does not exist.
+   */
+  async kitchenOf(
+    businessUuid: string,
+    manager?: EntityManager,
+  ): Promise<KitchenSetting & { timeZone: string }> {
+    const record = isUuid(businessUuid)
+      ? await this.repository.findOfType(
+          this.types.of('business'),
+          businessUuid.toLowerCase(),
+          manager,
+        )
+      : null;
+    const data = record?.extraData;
+    const hours = readBusinessView(data).openingHours;
+    const zone = typeof hours?.timezone === 'string' ? hours.timezone : 'UTC';
+    return { ...readKitchen(data?.kitchen), timeZone: zone };
   }
 
   /** For other modules: which of these uuids name menus of the business (in the trash or not). */

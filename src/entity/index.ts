@@ -44,3 +44,5 @@ export { readStockSetting, STOCK_MAX_QUANTITY } from './domain/stock-setting';
 export type { StockMode, StockSetting } from './domain/stock-setting';
 export type { StorefrontStockSource } from './storefront-stock';
 export { dayNumberOf, instantOfLocal } from './domain/time-zone';
+export { DEFAULT_KITCHEN, readKitchen } from './domain/kitchen-setting';
+export type { KitchenSetting, KitchenStation } from './domain/kitchen-setting';

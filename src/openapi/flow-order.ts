@@ -101,6 +101,13 @@ export const OPERATION_FLOW: readonly string[] = [
   'getSalesReport',
   'getItemsReport',
   'exportOrdersCsv',
+  // kitchen
+  'listKitchenTickets',
+  'streamKitchenTickets',
+  'moveTicketLine',
+  'bumpTicket',
+  'getDocketText',
+  'getDocketBytes',
   // files
   'createUploadUrls',
   'createUploadUrlsAws',

@@ -74,6 +74,12 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
       'and the ledger of every change; for the owner, managers and staff.',
   },
   {
+    name: 'kitchen',
+    description:
+      'The kitchen’s tickets: one per station for each accepted order, moved line by line by the ' +
+      'team, streamed live, and printed as dockets for 58 and 80 mm receipt printers.',
+  },
+  {
     name: 'files',
     description: 'Upload URLs for images, the local driver’s signed upload and the stored files.',
   },

@@ -19,6 +19,8 @@ export { OrderInboxService } from './order-inbox.service';
 export { OrderViews } from './order-views';
 export { OrderStatusMoves } from './order-status-moves';
 export { snapshotOf } from './order-snapshot';
+export { OrderTickets } from './order-tickets';
+export type { OrderTicketSummary } from './order-tickets';
 export type { MoveBy, MoveExtras } from './order-status-moves';
 export { OrderModule } from './order.module';
 export { MESSAGE_CHANNELS } from './domain/message-consent';

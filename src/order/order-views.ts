@@ -10,6 +10,7 @@ import {
 } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
 import { OrderRepository } from './order.repository';
+import { OrderTickets } from './order-tickets';
 
 /**
  * The answers about orders, for their business (owner and team) and for
@@ -22,6 +23,7 @@ export class OrderViews {
   constructor(
     private readonly orders: OrderRepository,
     private readonly payments: PaymentService,
+    private readonly tickets: OrderTickets,
   ) {}
 
   async partsOf(
@@ -57,7 +59,13 @@ export class OrderViews {
     manager?: EntityManager,
   ): Promise<OrderResponseDto[]> {
     const parts = await this.partsOf(orders, manager);
-    return orders.map((order) => toOrderResponse(order, parts.get(order.uuid)!));
+    const tickets = await this.tickets.of(
+      orders.map((order) => order.uuid),
+      manager,
+    );
+    return orders.map((order) =>
+      toOrderResponse(order, { ...parts.get(order.uuid)!, tickets: tickets.get(order.uuid) ?? [] }),
+    );
   }
 
   async owner(order: OrderEntity, manager?: EntityManager): Promise<OrderResponseDto> {

@@ -27,6 +27,7 @@ import { PaymentChangeListener } from './payment-change.listener';
 import { OrderPaymentsController } from './order-payments.controller';
 import { OrderPaymentsService } from './order-payments.service';
 import { OrderViews } from './order-views';
+import { OrderTickets } from './order-tickets';
 import { OrderStatusMoves } from './order-status-moves';
 import { OrderFulfilment } from './order-fulfilment';
 import { OrderSlotsRepository } from './order-slots.repository';
@@ -86,6 +87,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderViews,
     OrderPaymentsService,
     OrderStatusMoves,
+    OrderTickets,
   ],
   // For modules that react to order changes (outbound webhooks): the owner's
   // view of an order, the order rows and the guests' order tokens.
@@ -96,6 +98,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderRepository,
     OrderViews,
     OrderStatusMoves,
+    OrderTickets,
   ],
 })
 export class OrderModule implements OnApplicationBootstrap, OnModuleDestroy {

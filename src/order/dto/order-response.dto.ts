@@ -1,5 +1,5 @@
 import { DeliveryZoneRefDto } from '../../entity';
-import { ApiProperty, OmitType, PickType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, OmitType, PickType } from '@nestjs/swagger';
 import { FULFILMENT_TYPES } from '../domain/fulfilment-type';
 import { ORDER_STATUSES } from '../domain/order-status';
 import {
@@ -48,6 +48,21 @@ export class OrderLineResponseDto {
   /** The allergens of the item and its chosen options (EU 1169/2011 Annex II) when it was ordered. */
   @ApiProperty({ type: [String], example: ['gluten', 'milk'] })
   allergens!: string[];
+}
+
+/** One kitchen ticket of the order (read it whole through the kitchen's routes). */
+export class OrderTicketSummaryDto {
+  uuid!: string;
+  /** The station's key. */
+  @ApiProperty({ example: 'grill' })
+  station!: string;
+  @ApiProperty({ enum: ['new', 'void'] })
+  kind!: 'new' | 'void';
+  @ApiProperty({ enum: ['queued', 'preparing', 'ready', 'cancelled'] })
+  status!: string;
+  @ApiProperty({ type: 'integer', example: 0 })
+  printed_count!: number;
+  created_at!: string;
 }
 
 /** One change of an order: a field, its old and new value, who and when. */
@@ -199,6 +214,13 @@ export class OrderResponseDto {
   /** Every change, oldest first. */
   @ApiProperty({ type: [OrderHistoryEntryDto] })
   history!: OrderHistoryEntryDto[];
+  /**
+   * The order's kitchen tickets, one per station, oldest first, in the
+   * business's views of the order; absent until the order has any (it is
+   * accepted).
+   */
+  @ApiPropertyOptional({ type: [OrderTicketSummaryDto] })
+  tickets?: OrderTicketSummaryDto[];
   created_at!: string;
   updated_at!: string;
 }
@@ -300,6 +322,8 @@ export interface OrderParts {
   lines: readonly OrderLineEntity[];
   events: readonly OrderEventEntity[];
   payments: PaymentsOfOrder;
+  /** The order's kitchen tickets; none when not read. */
+  tickets?: readonly OrderTicketSummaryDto[];
 }
 
 export function toOrderResponse(order: OrderEntity, parts: OrderParts): OrderResponseDto {
@@ -328,6 +352,7 @@ export function toOrderResponse(order: OrderEntity, parts: OrderParts): OrderRes
     language: order.language ?? null,
     items: lines.map(toOrderLineResponse),
     history: events.map(toOrderHistoryEntry),
+    ...(parts.tickets?.length ? { tickets: [...parts.tickets] } : {}),
     created_at: iso(order.createdAt),
     updated_at: iso(order.updatedAt),
   };
@@ -349,7 +374,10 @@ export class PlacedOrderResponseDto extends OrderResponseDto {
  * The order as its guest may see it: everything but the owner's own note;
  * its history names who acted by role only (`by` is always null).
  */
-export class GuestOrderResponseDto extends OmitType(OrderResponseDto, ['owner_note'] as const) {}
+export class GuestOrderResponseDto extends OmitType(OrderResponseDto, [
+  'owner_note',
+  'tickets',
+] as const) {}
 
 /**
  * The history as the guest sees it: without the owner's note and its
@@ -372,6 +400,9 @@ export function toGuestHistory(events: readonly OrderEventEntity[]): OrderHistor
  */
 export function toGuestOrderResponse(order: OrderEntity, parts: OrderParts): GuestOrderResponseDto {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { owner_note, history, ...rest } = toOrderResponse(order, { ...parts, events: [] });
+  const { owner_note, history, tickets, ...rest } = toOrderResponse(order, {
+    ...parts,
+    events: [],
+  });
   return { ...rest, history: toGuestHistory(parts.events) };
 }

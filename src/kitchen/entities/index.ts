@@ -1,0 +1,7 @@
+import { KitchenTicketLineEntity } from './kitchen-ticket-line.entity';
+import { KitchenTicketEntity } from './kitchen-ticket.entity';
+
+export { KitchenTicketEntity, KitchenTicketLineEntity };
+
+/** The kitchen module's tables, collected by the composition root (src/entities.ts). */
+export const KITCHEN_ENTITIES = [KitchenTicketEntity, KitchenTicketLineEntity];

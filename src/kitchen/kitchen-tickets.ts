@@ -1,0 +1,159 @@
+import { Injectable } from '@nestjs/common';
+import { EventBus, Transaction } from '../database/event-bus';
+import { EntityService } from '../entity';
+import { OrderChanged, OrderEntity, OrderRepository, OrderTickets } from '../order';
+import { routeLines } from './domain/routing';
+import { KitchenRepository, NewTicketLine, Ticket } from './kitchen.repository';
+import { KitchenStreams } from './realtime/kitchen-streams';
+
+/** The dine-in location as the guest sent it; null for other modes or none. */
+function tableOf(order: OrderEntity): string | null {
+  if (order.fulfilmentType !== 'dine_in') return null;
+  const location = order.onpremiseData?.customer_onpremise_location;
+  return typeof location === 'string' && location.trim() !== '' ? location : null;
+}
+
+/**
+ * Writes the tickets of an order in the transaction of its change: the
+ * station tickets when it becomes accepted (or is placed accepted), the
+ * void tickets when an order with tickets is cancelled. Heard through
+ * `order.changed`, so every way an order reaches those states (the
+ * business's update, the service at a deadline, an order taken by staff)
+ * makes its tickets, and a failure here fails the change itself.
+ */
+@Injectable()
+export class KitchenTickets {
+  constructor(
+    bus: EventBus,
+    private readonly tickets: KitchenRepository,
+    private readonly orders: OrderRepository,
+    private readonly entities: EntityService,
+    private readonly streams: KitchenStreams,
+    orderTickets: OrderTickets,
+  ) {
+    bus.on('order.changed', (event, tx) => this.onOrderChanged(event, tx));
+    // The business's view of an order lists its tickets.
+    orderTickets.provide(async (orderUuids, manager) => {
+      const found = await this.tickets.summariesOf(orderUuids, manager);
+      return new Map(
+        [...found].map(([order, tickets]) => [
+          order,
+          tickets.map((ticket) => ({
+            uuid: ticket.uuid,
+            station: ticket.station,
+            kind: ticket.kind,
+            status: ticket.status,
+            printed_count: ticket.printedCount,
+            created_at: new Date(ticket.createdAt).toISOString(),
+          })),
+        ]),
+      );
+    });
+  }
+
+  private async onOrderChanged(event: OrderChanged, tx: Transaction): Promise<void> {
+    const { order, previousStatus } = event;
+    const statusChanged = event.type === 'order.created' || event.changes.includes('status');
+    if (!statusChanged || previousStatus === order.status) return;
+    if (order.status === 'accepted') await this.open(tx, order);
+    if (order.status === 'cancelled') await this.voidTickets(tx, order);
+  }
+
+  // R84: tickets with the acceptance.
+  /** One ticket per station with lines; none again for an order that has them. */
+  private async open(tx: Transaction, order: OrderEntity): Promise<void> {
+    const { manager } = tx;
+    const kitchen = await this.entities.kitchenOf(order.businessUuid, manager);
+    const lines = (await this.orders.linesOf([order.uuid], manager)).get(order.uuid) ?? [];
+    const routed = routeLines(lines, kitchen);
+    const written: Ticket[] = [];
+    for (const [station, stationLines] of routed) {
+      const version = await this.tickets.nextVersion(manager, order.businessUuid);
+      const ticket = await this.tickets.insertTicket(
+        manager,
+        {
+          businessUuid: order.businessUuid,
+          orderUuid: order.uuid,
+          orderReference: order.orderReference,
+          station,
+          kind: 'new',
+          fulfilmentType: order.fulfilmentType,
+          tableLabel: tableOf(order),
+          requestedTime: order.requestedTime,
+          estimatedReadyAt: order.estimatedReadyAt,
+          generalNote: order.generalNote,
+          status: 'queued',
+        },
+        version,
+        stationLines.map((line): NewTicketLine => ({
+          position: line.position,
+          orderLineUuid: line.uuid,
+          itemUuid: line.itemUuid,
+          titleName: line.titleName,
+          options: line.options,
+          quantity: line.quantity,
+          itemNote: line.itemNote,
+          allergens: allergensOf(line),
+          status: 'queued',
+        })),
+      );
+      if (ticket) written.push(ticket);
+    }
+    await this.streams.announce(tx, 'ticket.created', written);
+  }
+
+  // R86: void tickets on cancellation.
+  /**
+   * Each station that had a ticket of the order gets a `void` ticket naming
+   * it (open until bumped, so the kitchen sees it); the `new` tickets are
+   * done as `cancelled`.
+   */
+  private async voidTickets(tx: Transaction, order: OrderEntity): Promise<void> {
+    const { manager } = tx;
+    const existing = (await this.tickets.ticketsOfOrder(order.uuid, manager)).filter(
+      (ticket) => ticket.kind === 'new',
+    );
+    if (existing.length === 0) return;
+    const created: Ticket[] = [];
+    const updated: Ticket[] = [];
+    for (const ticket of existing) {
+      const version = await this.tickets.nextVersion(manager, order.businessUuid);
+      if (ticket.status !== 'cancelled') {
+        await this.tickets.setTicketStatus(manager, ticket.uuid, 'cancelled', version);
+        updated.push({ ...ticket, status: 'cancelled', version });
+      }
+      const voided = await this.tickets.insertTicket(
+        manager,
+        {
+          businessUuid: ticket.businessUuid,
+          orderUuid: ticket.orderUuid,
+          orderReference: ticket.orderReference,
+          station: ticket.station,
+          kind: 'void',
+          fulfilmentType: ticket.fulfilmentType,
+          tableLabel: ticket.tableLabel,
+          requestedTime: ticket.requestedTime,
+          estimatedReadyAt: ticket.estimatedReadyAt,
+          generalNote: ticket.generalNote,
+          status: 'queued',
+        },
+        await this.tickets.nextVersion(manager, order.businessUuid),
+        ticket.lines.map(({ uuid: _u, ticketUuid: _t, ...line }) => ({
+          ...line,
+          status: 'queued',
+        })),
+      );
+      if (voided) created.push(voided);
+    }
+    await this.streams.announce(tx, 'ticket.updated', updated);
+    await this.streams.announce(tx, 'ticket.created', created);
+  }
+}
+
+/** The allergens an order line recorded of its item and options, when it recorded any. */
+function allergensOf(line: object): string[] {
+  const recorded = (line as { allergens?: unknown }).allergens;
+  return Array.isArray(recorded)
+    ? recorded.filter((entry): entry is string => typeof entry === 'string')
+    : [];
+}
