@@ -406,6 +406,13 @@ export interface paths {
          *     of the service. Sent gzipped when the client accepts it, with an ETag; a request whose
          *     If-None-Match names it is answered 304 with no body. 404 when the business or menu is not
          *     public.
+         *
+         *     A menu with `languages` answers in the language of `lang`, else of Accept-Language, among
+         *     its available ones (`fr-CI` falls back to `fr`, then to the default), field by field: a
+         *     missing translation gives the default text. It says the language in `Content-Language` and
+         *     varies on Accept-Language. `exclude_allergens` leaves out the items that contain one of the
+         *     listed allergens (with `strict=true`, also those that may contain one) and says how many in
+         *     `excluded_count`.
          */
         get: operations["getStorefront"];
         put?: never;
@@ -495,6 +502,85 @@ export interface paths {
         get: operations["getSlots"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/menus/{menu_uuid}/export.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A menu as a JSON document.
+         * @description The bare document (no envelope), sent as an attachment: `{format, version, menu,
+         *     items}`, the menu's settings and every live item (enabled or not) with its title,
+         *     description, status and whole `extra_data` (prices, option groups, translations, allergens,
+         *     stock settings), each with its `external_id`: the one it was imported with, else its uuid.
+         *     Importing it into the same menu changes nothing.
+         */
+        get: operations["exportMenuJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/menus/{menu_uuid}/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A menu as CSV.
+         * @description RFC 4180, UTF-8, a header row, sent as an attachment: one row per item and one
+         *     more per option, with the columns external_id, parent_external_id, kind (item or option),
+         *     category, title_name, description, unit_price_amount (the price_delta of an option),
+         *     option_group, available, sort_position, minimum_quantity_per_order,
+         *     maximum_quantity_per_order, allergens, may_contain, dietary (lists `;`-separated), then
+         *     `title_name.<locale>` and `description.<locale>` for each language but the default. An
+         *     option's external_id is `<item external_id>:<group key>:<option key>`. A cell beginning
+         *     with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`.
+         */
+        get: operations["exportMenuCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/menus/{menu_uuid}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import items into a menu from JSON or CSV.
+         * @description The export's JSON (`Content-Type: application/json`) or CSV (`text/csv`), at most
+         *     5 MB (413 beyond) and 2,000 items. Rows match the menu's live items by `external_id` only;
+         *     the others are created. Every row is held to the rules of the entity routes as if it were
+         *     sent alone. In CSV, a column left out leaves that field as it is and an empty cell clears
+         *     it; an item's option rows replace the options of the groups they name. With `prune=true`
+         *     the live items the file does not name go to the trash (restorable). Any fault is 422
+         *     `IMPORT_FAILED` whose details list every one as `{row, column, message}` (row: the CSV line,
+         *     the header being 1; for JSON, row null and a JSON pointer in column), and nothing is
+         *     written; `dry_run=true` writes nothing in any case.
+         */
+        post: operations["importMenu"];
         delete?: never;
         options?: never;
         head?: never;
@@ -769,6 +855,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/svc/businesses/{business_uuid}/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads the kitchen's switch.
+         * @description The mode as it stands now (an `until` that has passed reads as
+         *     `open`; `accepting_orders: false` on the business reads as `paused` with
+         *     no `until`), with who changed it last through this route and when.
+         */
+        get: operations["getAvailability"];
+        /**
+         * Sets the kitchen's switch.
+         * @description `busy` needs `extra_prep_minutes` (5–180), which goes with
+         *     `busy` only (400 otherwise); `until` must be in the future and at most
+         *     12 hours ahead (400 naming `until`), and returns the mode to `open` by
+         *     itself. Setting `open` or `busy` also sets the business's
+         *     `accepting_orders` to true. Each change is recorded with who made it and
+         *     sent as the webhook `business.availability_changed`; the storefront
+         *     shows it at once.
+         */
+        put: operations["setAvailability"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugins/svc/svc-init/order/{uuid}/payment": {
         parameters: {
             query?: never;
@@ -1015,6 +1133,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/svc/businesses/{business_uuid}/stock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the business's stocked items and their portions for a day.
+         * @description Every live item with `extra_data.stock`, by title: `quantity`
+         *     (the setting's and the day's adjustments), `taken` by orders,
+         *     `remaining` (never below 0) and `low` (`remaining` ≤ `low_at`). `date` is
+         *     a local day of the business (default today); count stock has one count
+         *     whatever the day.
+         */
+        get: operations["listStock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/stock/{item_uuid}/adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adjusts an item's portions: a restock, a recount, waste or a correction.
+         * @description `delta` adds (or, negative, takes away) portions; `set` sets what
+         *     remains, what orders took staying taken. Daily stock is adjusted for
+         *     today only. What remains never falls below 0: taking away more than
+         *     remains is 422 with `taken` and `remaining`. Each adjustment is a ledger
+         *     entry with who made it and why.
+         */
+        post: operations["adjustStock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/stock/{item_uuid}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reads an item's stock ledger.
+         * @description Every change, newest first (at most 1000): orders' takes
+         *     (`order`, negative) and returns (`order_returned`) with the order's uuid,
+         *     and adjustments with their reason and note; `by` and `actor` say who.
+         */
+        get: operations["readStockLedger"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/public/api/v1/svc/webhooks": {
         parameters: {
             query?: never;
@@ -1156,6 +1344,74 @@ export interface paths {
          *     nothing from now on, including retries of earlier events.
          */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the messages sent (or not sent) to the business's guests.
+         * @description Newest first, paged, between the local dates `from` and `to`
+         *     (the business's time zone; default the last 30 days), each with its
+         *     status (`queued`, `sent`, `delivered`, `read`, `failed`, `skipped_limit`,
+         *     `stopped`) and the guest's number masked but its last four digits. Owner
+         *     and managers; staff are 403; a business the caller has no part in is 404.
+         */
+        get: operations["listGuestMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/order/{uuid}/messages/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop order messages to this guest’s number
+         * @description With the order’s token (`x-order-token` or `?order_token=`): the number the guest consented with gets no more WhatsApp or SMS messages from this business, for good (messages already queued are not sent; the log shows them `stopped`). An order without consent answers `stopped: false`. A wrong or missing token is 404, as for an unknown order.
+         */
+        post: operations["stopGuestMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/messages/whatsapp/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * WhatsApp’s webhook verification handshake (no API key)
+         * @description Answers `hub.challenge` as plain text when `hub.mode` is `subscribe` and `hub.verify_token` is WHATSAPP_VERIFY_TOKEN; 403 otherwise (and when no verify token is configured).
+         */
+        get: operations["verifyWhatsAppWebhook"];
+        put?: never;
+        /**
+         * Receives WhatsApp’s message statuses (no API key)
+         * @description `X-Hub-Signature-256` must be `sha256=` and the hex HMAC-SHA256 of the raw body under WHATSAPP_APP_SECRET, else 401 and nothing changes. Each status of `entry[].changes[].value.statuses[]` moves its message forward only: `sent` → `delivered` → `read`, or to `failed`; a failure because the number cannot receive WhatsApp (131026 and the unknown-recipient errors) sends the message once on the business’s next channel. Unknown ids and other events are acknowledged with 200 and change nothing.
+         */
+        post: operations["receiveWhatsAppWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1338,6 +1594,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/svc/businesses/{business_uuid}/kitchen/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lists the kitchen's tickets.
+         * @description Oldest first, paged (100 a page). `status` is `open` (default: a line is not ready,
+         *     or a void ticket not bumped), `done` or `all`; `station` narrows to one station. `meta.cursor`
+         *     names what this answer saw: sent back as `since`, the answer holds only the tickets that
+         *     changed after it, in the order they changed, whatever their status unless `status` says.
+         */
+        get: operations["listKitchenTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/kitchen/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Streams the kitchen's tickets (Server-Sent Events).
+         * @description An endless `text/event-stream` of `ticket.created` and `ticket.updated`, each with the
+         *     whole ticket as JSON `data`, from every replica of the service, and a comment line every 15 s
+         *     as heartbeat; `station` narrows it to one station. EventSource cannot send headers, so
+         *     `?api_key=` and `?access_token=` are accepted too. The stream ends with a `stream.closed`
+         *     event saying why within 5 s of its token ending (expiry, password change or reset) or of the
+         *     caller no longer working for the business.
+         */
+        get: operations["streamKitchenTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/kitchen/tickets/{ticket_uuid}/lines/{line_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Moves one line of a ticket.
+         * @description `queued` → `preparing` → `ready`, one step at a time, forward or back one for a
+         *     mistake; a bigger move is 422, as is a line of a done ticket. The order follows: an accepted
+         *     order becomes `preparing` at its first line in preparation and `ready` when every line of all
+         *     its tickets is ready, in its history under the member who made the move.
+         */
+        put: operations["moveTicketLine"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/kitchen/tickets/{ticket_uuid}/bump": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bumps a ticket: every line ready.
+         * @description The ticket is done; the order becomes `ready` when it was its last open ticket. A void
+         *     ticket (of a cancelled order) is bumped once the kitchen has seen it. A done ticket is 422.
+         */
+        post: operations["bumpTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/kitchen/tickets/{ticket_uuid}/docket.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ticket's docket as plain text.
+         * @description ASCII lines of at most `width` characters (32 for 58 mm paper, 42 by default, 48 for
+         *     80 mm): the station, the order reference, the table or pickup or delivery, the times placed
+         *     and wanted, each line with its quantity, options, note and allergens, and the general note.
+         *     Every docket after the first of a ticket says REPRINT at the top. Characters outside ASCII
+         *     are written in their closest ASCII form (`é` as `e`).
+         */
+        get: operations["getDocketText"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/kitchen/tickets/{ticket_uuid}/docket.bin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The ticket's docket as ESC/POS bytes.
+         * @description The text docket for a receipt printer: initialise, the header in double height, the
+         *     lines, a feed and a cut. Send it to the printer as it is (`lp -o raw`).
+         */
+        get: operations["getDocketBytes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/svc/file-manager/cloud/upload-url": {
         parameters: {
             query?: never;
@@ -1507,8 +1900,77 @@ export interface components {
              */
             token: string;
         };
+        AdjustStockDto: {
+            /**
+             * @description Portions added (positive) or taken away (negative); send this or `set`. What remains may not fall below 0 (422).
+             * @example 10
+             */
+            delta?: number;
+            /** @example Second pot cooked at noon */
+            note?: string;
+            /**
+             * @description Why the portions changed.
+             * @example restock
+             * @enum {string}
+             */
+            reason: "restock" | "recount" | "waste" | "correction";
+            /**
+             * @description What remains from now (today’s, for daily stock): what orders took stays taken. Send this or `delta`.
+             * @example 12
+             */
+            set?: number;
+        };
+        AvailabilityDto: {
+            /**
+             * @description The minutes a busy kitchen adds to every new order's prep time; null unless busy.
+             * @example 20
+             */
+            extra_prep_minutes: number | null;
+            /**
+             * @example busy
+             * @enum {string}
+             */
+            mode: "open" | "busy" | "paused";
+            /**
+             * Format: date-time
+             * @description When the mode returns to `open` by itself; null: until changed.
+             */
+            until: string | null;
+        };
+        AvailabilityResponseDto: {
+            /**
+             * Format: date-time
+             * @description When; null when nobody has.
+             */
+            changed_at: string | null;
+            /**
+             * Format: uuid
+             * @description Who made the last change through this route; null when nobody has.
+             */
+            changed_by: string | null;
+            /**
+             * @description Minutes added to every new order's prep time; null unless busy.
+             * @example 20
+             */
+            extra_prep_minutes: number | null;
+            /**
+             * @example busy
+             * @enum {string}
+             */
+            mode: "open" | "busy" | "paused";
+            /**
+             * Format: date-time
+             * @description When the mode returns to `open` by itself; null: until changed.
+             */
+            until: string | null;
+        };
         /** @description The `extra_data` of a business (`{ns}_business`). Other keys are kept as sent. */
         BusinessExtraData: {
+            /**
+             * @description Minutes (1–240) an order for now may stay pending before the service rejects it and refunds what was paid online; an order for later is rejected at its requested time minus the prep time. Absent: orders wait for the team however long it takes. A whole number, or a string holding one; stored as a number.
+             * @example 10
+             */
+            acceptance_deadline_minutes?: number | string;
             /**
              * @description The owner’s switch for a busy kitchen: false refuses new orders whatever the opening hours say. Default true. The strings "true" and "false" are accepted and stored as booleans.
              * @example true
@@ -1532,6 +1994,59 @@ export interface components {
             country_of_registration?: string | null;
             /** @description Whether the business may be listed in a public directory. The strings "true" and "false" are accepted and stored as booleans. */
             enable_on_portal_listing?: boolean | null;
+            /**
+             * @description Order messages to guests who consented, by WhatsApp and SMS: the channels in order of preference (the second is the fallback), the order events that send one, and at most `monthly_limit` a month. Without it no message is sent.
+             * @example {
+             *       "channels": [
+             *         "whatsapp",
+             *         "sms"
+             *       ],
+             *       "events": [
+             *         "accepted",
+             *         "ready"
+             *       ],
+             *       "monthly_limit": 1000
+             *     }
+             */
+            guest_messages?: ({
+                channels: ("whatsapp" | "sms")[];
+                events: ("accepted" | "ready" | "out_for_delivery" | "rejected")[];
+                monthly_limit?: number | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
+            /**
+             * @description The kitchen's stations and which items each prepares: an item goes to the first station naming its uuid, else the first naming its category, else `default_station` (absent: the first). Without it one station, `kitchen`, takes every item.
+             * @example {
+             *       "default_station": "grill",
+             *       "stations": [
+             *         {
+             *           "categories": [
+             *             "Burgers",
+             *             "Suya"
+             *           ],
+             *           "key": "grill",
+             *           "title": "Grill"
+             *         },
+             *         {
+             *           "categories": [
+             *             "Drinks"
+             *           ],
+             *           "key": "bar",
+             *           "title": "Bar"
+             *         }
+             *       ]
+             *     }
+             */
+            kitchen?: {
+                default_station?: string;
+                stations: {
+                    categories?: string[];
+                    item_uuids?: string[];
+                    key: string;
+                    title?: string;
+                }[];
+            } | null;
             /**
              * @description When guests may order; without it the business is always open. Placement while closed is 422 with `opens_at`; the storefront answers `open_now` and `next_change_at`. `timezone` is an IANA zone; `weekly` maps `mon`…`sun` to a list of `["HH:MM", "HH:MM"]` intervals (an end of `24:00` is allowed, an end before its start runs past midnight, a day left out or `[]` is closed); `closures` are whole local days, `from` ≤ `to`.
              * @example {
@@ -1627,6 +2142,21 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            /**
+             * @description Translations of the record’s title_name and description. Keyed by BCP 47 locale (at most 20); each names only title_name, description.
+             * @example {
+             *       "fr": {
+             *         "description": "Avec attiéké",
+             *         "title_name": "Poulet braisé"
+             *       }
+             *     }
+             */
+            translations?: {
+                [key: string]: {
+                    description?: string;
+                    title_name?: string;
+                };
+            } | null;
         } & {
             [key: string]: unknown;
         };
@@ -1789,12 +2319,12 @@ export interface components {
              */
             description?: string;
             /**
-             * @description The events wanted, one to four of them.
+             * @description The events wanted, one or more of them, each once.
              * @example [
              *       "order.created"
              *     ]
              */
-            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "ping")[];
+            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping")[];
             /**
              * @description Where events are POSTed: http or https, and (unless the service allows
              *     private addresses) a host that resolves to public addresses only.
@@ -1811,7 +2341,7 @@ export interface components {
             description: string | null;
             /** @description False when turned off by the owner, or by the service after 20 failed deliveries in a row. */
             enabled: boolean;
-            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "ping")[];
+            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping")[];
             /**
              * @description The signing secret (`whsec_` + base64). Shown only now; store it.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -2032,6 +2562,31 @@ export interface components {
             code: "VALIDATION_FAILED" | "BAD_REQUEST" | "API_KEY_INVALID" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "UNPROCESSABLE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL";
             details: components["schemas"]["ErrorDetailDto"][];
         };
+        GuestMessageResponseDto: {
+            /** @enum {string} */
+            channel: "whatsapp" | "sms";
+            /** Format: date-time */
+            created_at: string;
+            error: string | null;
+            /** @enum {string} */
+            event: "accepted" | "ready" | "out_for_delivery" | "rejected";
+            /** @description Sent on the business's next channel after the guest's failed for good. */
+            fallback: boolean;
+            /** Format: uuid */
+            order_uuid: string;
+            /** @description The provider that took it: `whatsapp`, `termii`, `twilio` or `log`. */
+            provider: string | null;
+            provider_message_id: string | null;
+            /** @enum {string} */
+            status: "queued" | "sent" | "delivered" | "read" | "failed" | "skipped_limit" | "stopped";
+            /**
+             * @description The guest's number, every digit masked but the last four.
+             * @example +*********4567
+             */
+            to: string;
+            /** Format: uuid */
+            uuid: string;
+        };
         GuestOrderResponseDto: {
             /**
              * @description The total the server computed (the pricing block's total), two decimals.
@@ -2074,6 +2629,11 @@ export interface components {
             /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
             items: components["schemas"]["OrderLineResponseDto"][];
+            /**
+             * @description The language the order was placed in, among the menu's; null for a menu without languages.
+             * @example fr
+             */
+            language: string | null;
             menu_uuid: string;
             onpremise_data: {
                 [key: string]: string;
@@ -2104,6 +2664,32 @@ export interface components {
             updated_at: string;
             uuid: string;
         };
+        ImportCountsDto: {
+            /** @description Items created. */
+            created: number;
+            /** @description Always empty in a 200: an import with a fault is 422 IMPORT_FAILED with the faults as its details. */
+            errors: components["schemas"]["ImportErrorDto"][];
+            /** @description Items moved to the trash by `prune`. */
+            trashed: number;
+            /** @description Items named by the file and left as they were. */
+            unchanged: number;
+            /** @description Items changed. */
+            updated: number;
+        };
+        ImportErrorDto: {
+            /**
+             * @description The CSV column, or for JSON a JSON pointer such as `/items/3/extra_data/allergens`.
+             * @example unit_price_amount
+             */
+            column: string | null;
+            /** @description What is wrong. */
+            message: string;
+            /**
+             * @description The file's line (the header is line 1); null for a JSON file.
+             * @example 7
+             */
+            row: number | null;
+        };
         InviteMemberDto: {
             /**
              * Format: email
@@ -2121,6 +2707,14 @@ export interface components {
         /** @description The `extra_data` of a menu item (`{ns}_business_menu_item`). The maximum quantity must be at least the minimum. Other keys are kept as sent. */
         ItemExtraData: {
             /**
+             * @description Allergens the dish contains (EU 1169/2011 Annex II).
+             * @example [
+             *       "gluten",
+             *       "milk"
+             *     ]
+             */
+            allergens?: ("gluten" | "crustaceans" | "eggs" | "fish" | "peanuts" | "soybeans" | "milk" | "nuts" | "celery" | "mustard" | "sesame" | "sulphites" | "lupin" | "molluscs")[] | null;
+            /**
              * @description False marks the item sold out: guests still see it, but a cart line naming it is refused (422). Default true. The strings "true" and "false" are accepted and stored as booleans.
              * @example true
              */
@@ -2131,10 +2725,24 @@ export interface components {
              */
             category?: string | null;
             /**
+             * @description Dietary tags.
+             * @example [
+             *       "vegetarian"
+             *     ]
+             */
+            dietary?: ("vegetarian" | "vegan" | "halal" | "kosher" | "gluten_free" | "dairy_free" | "spicy")[] | null;
+            /**
              * @description Most units one cart line may order; at least the minimum. A whole number, or a string holding one; stored as a number.
              * @example 10
              */
             maximum_quantity_per_order: number | string;
+            /**
+             * @description Allergens the dish may contain in traces.
+             * @example [
+             *       "nuts"
+             *     ]
+             */
+            may_contain?: ("gluten" | "crustaceans" | "eggs" | "fish" | "peanuts" | "soybeans" | "milk" | "nuts" | "celery" | "mustard" | "sesame" | "sulphites" | "lupin" | "molluscs")[] | null;
             /**
              * @description Fewest units one cart line may order; at least 0. A whole number, or a string holding one; stored as a number.
              * @example 1
@@ -2171,21 +2779,69 @@ export interface components {
                 min_selected?: number | string;
                 options: ({
                     /**
+                     * @description Allergens the dish contains (EU 1169/2011 Annex II).
+                     * @example [
+                     *       "gluten",
+                     *       "milk"
+                     *     ]
+                     */
+                    allergens?: ("gluten" | "crustaceans" | "eggs" | "fish" | "peanuts" | "soybeans" | "milk" | "nuts" | "celery" | "mustard" | "sesame" | "sulphites" | "lupin" | "molluscs")[] | null;
+                    /**
                      * @description The strings "true" and "false" are accepted and stored as booleans.
                      * @default true
                      */
                     available?: boolean | null;
+                    /**
+                     * @description Dietary tags.
+                     * @example [
+                     *       "vegetarian"
+                     *     ]
+                     */
+                    dietary?: ("vegetarian" | "vegan" | "halal" | "kosher" | "gluten_free" | "dairy_free" | "spicy")[] | null;
                     key: string;
+                    /**
+                     * @description Allergens the dish may contain in traces.
+                     * @example [
+                     *       "nuts"
+                     *     ]
+                     */
+                    may_contain?: ("gluten" | "crustaceans" | "eggs" | "fish" | "peanuts" | "soybeans" | "milk" | "nuts" | "celery" | "mustard" | "sesame" | "sulphites" | "lupin" | "molluscs")[] | null;
                     /**
                      * @description A non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as its string, so amounts never pass through binary floats.
                      * @default 0
                      */
                     price_delta?: string | number;
                     title?: string | null;
+                    /**
+                     * @description Translations of the title. Keyed by BCP 47 locale (at most 20); each names only title.
+                     * @example {
+                     *       "fr": {
+                     *         "title": "Grande"
+                     *       }
+                     *     }
+                     */
+                    translations?: {
+                        [key: string]: {
+                            title?: string;
+                        };
+                    } | null;
                 } & {
                     [key: string]: unknown;
                 })[];
                 title?: string | null;
+                /**
+                 * @description Translations of the title. Keyed by BCP 47 locale (at most 20); each names only title.
+                 * @example {
+                 *       "fr": {
+                 *         "title": "Grande"
+                 *       }
+                 *     }
+                 */
+                translations?: {
+                    [key: string]: {
+                        title?: string;
+                    };
+                } | null;
             } & {
                 [key: string]: unknown;
             })[] | null;
@@ -2195,10 +2851,43 @@ export interface components {
              */
             sort_position?: number | string;
             /**
+             * @description Portions that run out: without it the item is unlimited. Placement takes the ordered portions (422 with `remaining` when fewer remain); see the stock routes.
+             * @example {
+             *       "low_at": 5,
+             *       "mode": "daily",
+             *       "quantity": 40
+             *     }
+             */
+            stock?: {
+                /** @description At most `quantity`; `remaining` at or below it is low. Default 0. */
+                low_at?: number;
+                /**
+                 * @description `daily`: `quantity` portions each local day of the business, from midnight in its time zone; `count`: `quantity` portions until changed.
+                 * @enum {string}
+                 */
+                mode: "daily" | "count";
+                quantity: number;
+            } | null;
+            /**
              * @description A short label such as "spicy" or "new".
              * @example chef’s choice
              */
             tag?: string | null;
+            /**
+             * @description Translations of the record’s title_name and description. Keyed by BCP 47 locale (at most 20); each names only title_name, description.
+             * @example {
+             *       "fr": {
+             *         "description": "Avec attiéké",
+             *         "title_name": "Poulet braisé"
+             *       }
+             *     }
+             */
+            translations?: {
+                [key: string]: {
+                    description?: string;
+                    title_name?: string;
+                };
+            } | null;
             /**
              * @description Price of one unit. A non-negative decimal with at most 2 decimals. A JSON number is accepted and stored as its string, so amounts never pass through binary floats.
              * @example 3500.00
@@ -2473,6 +3162,18 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            /** @description The languages the storefront answers in: `default` and the `available` ones (BCP 47). */
+            languages?: {
+                /**
+                 * @example [
+                 *       "fr",
+                 *       "en"
+                 *     ]
+                 */
+                available?: string[];
+                /** @example fr */
+                default: string;
+            } | null;
             /**
              * @description The menu’s currency: an ISO 4217 code, or a name with the code in parentheses.
              * @example NGN
@@ -2524,8 +3225,38 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) | null;
+            /**
+             * @description Translations of the record’s title_name and description. Keyed by BCP 47 locale (at most 20); each names only title_name, description.
+             * @example {
+             *       "fr": {
+             *         "description": "Avec attiéké",
+             *         "title_name": "Poulet braisé"
+             *       }
+             *     }
+             */
+            translations?: {
+                [key: string]: {
+                    description?: string;
+                    title_name?: string;
+                };
+            } | null;
         } & {
             [key: string]: unknown;
+        };
+        MessageConsentDto: {
+            /**
+             * @example whatsapp
+             * @enum {string}
+             */
+            channel: "whatsapp" | "sms";
+        };
+        MoveLineDto: {
+            /**
+             * @description The line's new status, one step from its current one.
+             * @example preparing
+             * @enum {string}
+             */
+            status: "queued" | "preparing" | "ready";
         };
         NextActionDto: {
             /** @example PAYSTACK CHECKOUT */
@@ -2626,6 +3357,14 @@ export interface components {
             price_delta: string;
         };
         OrderLineResponseDto: {
+            /**
+             * @description The allergens of the item and its chosen options (EU 1169/2011 Annex II) when it was ordered.
+             * @example [
+             *       "gluten",
+             *       "milk"
+             *     ]
+             */
+            allergens: string[];
             /** @description The item's category when the order was placed (`Delivery` marks a delivery option). */
             category: string | null;
             item_note: string | null;
@@ -2731,6 +3470,11 @@ export interface components {
             /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
             items: components["schemas"]["OrderLineResponseDto"][];
+            /**
+             * @description The language the order was placed in, among the menu's; null for a menu without languages.
+             * @example fr
+             */
+            language: string | null;
             menu_uuid: string;
             onpremise_data: {
                 [key: string]: string;
@@ -2759,7 +3503,28 @@ export interface components {
             requested_time: string | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
+            /**
+             * @description The order's kitchen tickets, one per station, oldest first, in the
+             *     business's views of the order; absent until the order has any (it is
+             *     accepted).
+             */
+            tickets?: components["schemas"]["OrderTicketSummaryDto"][];
             updated_at: string;
+            uuid: string;
+        };
+        OrderTicketSummaryDto: {
+            created_at: string;
+            /** @enum {string} */
+            kind: "new" | "void";
+            /** @example 0 */
+            printed_count: number;
+            /**
+             * @description The station's key.
+             * @example grill
+             */
+            station: string;
+            /** @enum {string} */
+            status: "queued" | "preparing" | "ready" | "cancelled";
             uuid: string;
         };
         PageMetaDto: {
@@ -2917,10 +3682,25 @@ export interface components {
             fulfilment_type?: "dine_in" | "pickup" | "delivery";
             general_note?: string;
             /**
+             * @description The guest's language (BCP 47, such as `fr` or `fr-CI`); without it, the
+             *     request's Accept-Language. Among the menu's languages, as the storefront
+             *     resolves it (else the menu's default); ignored by a menu without languages.
+             * @example fr
+             */
+            language?: string;
+            /**
              * Format: uuid
              * @description A public menu whose business is public.
              */
             menu_uuid: string;
+            /**
+             * @description The guest's opt-in to order messages by WhatsApp or SMS on
+             *     `customer_phone_number` (its preferred channel); without it no message is
+             *     sent. With it the phone must be a mobile number, E.164 or in the national
+             *     form of the business's country (422 on `customer_phone_number`
+             *     otherwise), and is stored in E.164.
+             */
+            message_consent?: components["schemas"]["MessageConsentDto"];
             onpremise_data?: components["schemas"]["OnpremiseDataDto"];
             /**
              * @description `paystack` is the card provider; methods other than cash must be offered by the menu.
@@ -2983,6 +3763,11 @@ export interface components {
             /** @description Every change, oldest first. */
             history: components["schemas"]["OrderHistoryEntryDto"][];
             items: components["schemas"]["OrderLineResponseDto"][];
+            /**
+             * @description The language the order was placed in, among the menu's; null for a menu without languages.
+             * @example fr
+             */
+            language: string | null;
             menu_uuid: string;
             onpremise_data: {
                 [key: string]: string;
@@ -3019,6 +3804,12 @@ export interface components {
             requested_time: string | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
+            /**
+             * @description The order's kitchen tickets, one per station, oldest first, in the
+             *     business's views of the order; absent until the order has any (it is
+             *     accepted).
+             */
+            tickets?: components["schemas"]["OrderTicketSummaryDto"][];
             updated_at: string;
             uuid: string;
         };
@@ -3063,10 +3854,25 @@ export interface components {
             fulfilment_type?: "dine_in" | "pickup" | "delivery";
             general_note?: string;
             /**
+             * @description The guest's language (BCP 47, such as `fr` or `fr-CI`); without it, the
+             *     request's Accept-Language. Among the menu's languages, as the storefront
+             *     resolves it (else the menu's default); ignored by a menu without languages.
+             * @example fr
+             */
+            language?: string;
+            /**
              * Format: uuid
              * @description A public menu whose business is public.
              */
             menu_uuid: string;
+            /**
+             * @description The guest's opt-in to order messages by WhatsApp or SMS on
+             *     `customer_phone_number` (its preferred channel); without it no message is
+             *     sent. With it the phone must be a mobile number, E.164 or in the national
+             *     form of the business's country (422 on `customer_phone_number`
+             *     otherwise), and is stored in E.164.
+             */
+            message_consent?: components["schemas"]["MessageConsentDto"];
             onpremise_data?: components["schemas"]["OnpremiseDataDto"];
             /**
              * @description `paystack` is the card provider; methods other than cash must be offered by the menu.
@@ -3348,6 +4154,25 @@ export interface components {
              */
             openapi?: string | null;
         };
+        SetAvailabilityDto: {
+            /**
+             * @description With `busy` only, and required with it: 5–180 minutes added to every new order's prep time.
+             * @example 20
+             */
+            extra_prep_minutes?: number;
+            /**
+             * @description `open`, `busy` (orders take longer) or `paused` (no order for now).
+             * @example busy
+             * @enum {string}
+             */
+            mode: "open" | "busy" | "paused";
+            /**
+             * Format: date-time
+             * @description When the mode returns to `open` by itself: in the future, at most 12 hours ahead. Absent: until changed.
+             * @example 2026-11-26T21:00:00Z
+             */
+            until?: string;
+        };
         SlotDto: {
             /** @example 2026-12-04T19:45:00+01:00 */
             end: string;
@@ -3362,10 +4187,121 @@ export interface components {
              */
             start: string;
         };
+        StockItemResponseDto: {
+            /**
+             * Format: date
+             * @description The local day counted, for daily stock; null for count stock.
+             */
+            date: string | null;
+            /** Format: uuid */
+            item_uuid: string;
+            /** @description Whether `remaining` is at or below `low_at`. */
+            low: boolean;
+            /** @enum {string} */
+            mode: "daily" | "count";
+            /** @description Portions of the period: the setting’s quantity and adjustments. */
+            quantity: number;
+            /** @description `quantity` − `taken`, never below 0. */
+            remaining: number;
+            /** @description Portions held by orders. */
+            taken: number;
+            title_name: string | null;
+        };
+        StockLedgerEntryDto: {
+            /** @enum {string} */
+            actor: "owner" | "manager" | "staff" | "guest" | "provider" | "system";
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: uuid
+             * @description The member who made the change; null for a guest or the service.
+             */
+            by: string | null;
+            /**
+             * Format: date
+             * @description The local day the change counted in, for daily stock; null for count stock.
+             */
+            date: string | null;
+            /** @description Portions added (positive) or taken (negative). */
+            delta: number;
+            note: string | null;
+            /** Format: uuid */
+            order_uuid: string | null;
+            /**
+             * @description `order` and `order_returned` are an order’s take and its return.
+             * @enum {string}
+             */
+            reason: "order" | "order_returned" | "restock" | "recount" | "waste" | "correction";
+        };
+        StopMessagesResponseDto: {
+            /** Format: uuid */
+            business_uuid: string;
+            /** @description Whether a number was stopped (false: the order's guest never consented, nothing to stop). */
+            stopped: boolean;
+            /**
+             * @description The number that gets no more messages from this business (masked); null when the order had no consent.
+             * @example +*********4567
+             */
+            to: string | null;
+        };
+        StorefrontItemResponseDto: {
+            /** Format: date-time */
+            created_at: string;
+            description: string | null;
+            entity_featured_url: string | null;
+            /** @description `{ns}_business`, `{ns}_business_menu` or `{ns}_business_menu_item`. */
+            entity_type: string;
+            extra_data: {
+                [key: string]: unknown;
+            };
+            meta_key: string | null;
+            meta_value: string | null;
+            /** @description The owner's user uuid. */
+            owned_by: string;
+            parent_entity_type: string | null;
+            parent_entity_uuid: string | null;
+            request_id: string | null;
+            slug: string | null;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /**
+             * @description Only on an item with `extra_data.stock`: the portions left today (the business’s local day; for `count` stock, what is left). At 0 the item reads `extra_data.available: false`.
+             * @example 12
+             */
+            stock_remaining?: number;
+            title_name: string | null;
+            /**
+             * Format: date-time
+             * @description Set while the record is in the trash (only its owner sees it then).
+             */
+            trashed_at: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * Format: uuid
+             * @description Who last created or changed the record: the owner or a member of the
+             *     business. Only the owner and the business's team read it; it is null
+             *     in every other answer (the storefront, public lists and reads).
+             */
+            updated_by: string | null;
+            uuid: string;
+        };
         StorefrontResponseDto: {
+            /**
+             * @description The kitchen's switch at the moment of the answer: `open`, `busy` (every
+             *     new order takes `extra_prep_minutes` longer) or `paused` (no order for
+             *     now; orders for later still), returning to `open` by itself at `until`.
+             *     `accepting_orders: false` reads as `paused` with no `until`.
+             */
+            availability: components["schemas"]["AvailabilityDto"];
             business: components["schemas"]["EntityResponseDto"];
+            /**
+             * @description The menu's prep time plus a busy kitchen's extra minutes.
+             * @example 35
+             */
+            estimated_wait_minutes: number;
             /** @description Public items of the menu by extra_data.sort_position, then created_at; at most 1000. */
-            items: components["schemas"]["EntityResponseDto"][];
+            items: components["schemas"]["StorefrontItemResponseDto"][];
             /** @description True when the menu has more than 1000 public items and only the first 1000 are here. */
             items_truncated: boolean;
             menu: components["schemas"]["EntityResponseDto"];
@@ -3389,6 +4325,65 @@ export interface components {
             message: string;
             /** @enum {boolean} */
             status: true;
+        };
+        TicketLineDto: {
+            /**
+             * @description The allergens the order line recorded of its item and options.
+             * @example [
+             *       "milk"
+             *     ]
+             */
+            allergens: string[];
+            item_note: string | null;
+            item_uuid: string;
+            /** @description The line of this ticket (the path of a line move). */
+            line_uuid: string;
+            /** @description The chosen options as the order line keeps them. */
+            options: {
+                [key: string]: unknown;
+            }[];
+            /** @example 2 */
+            quantity: number;
+            /** @enum {string} */
+            status: "queued" | "preparing" | "ready";
+            /** @description The item's title when the order was placed. */
+            title_name: string | null;
+        };
+        TicketResponseDto: {
+            business_uuid: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            estimated_ready_at: string | null;
+            /** @enum {string} */
+            fulfilment_type: "dine_in" | "pickup" | "delivery";
+            general_note: string | null;
+            /** @enum {string} */
+            kind: "new" | "void";
+            lines: components["schemas"]["TicketLineDto"][];
+            /** @example K7Q2M9 */
+            order_reference: string;
+            order_uuid: string;
+            /**
+             * @description Dockets served of it so far.
+             * @example 0
+             */
+            printed_count: number;
+            /** Format: date-time */
+            requested_time: string | null;
+            /**
+             * @description The station's key.
+             * @example grill
+             */
+            station: string;
+            /**
+             * @description The slowest line's status; `cancelled` for a `new` ticket of a cancelled order.
+             * @enum {string}
+             */
+            status: "queued" | "preparing" | "ready" | "cancelled";
+            /** @description The dine-in location as the guest sent it; null otherwise. */
+            table: string | null;
+            uuid: string;
         };
         UpdateDiscountDto: {
             /**
@@ -3489,7 +4484,7 @@ export interface components {
              *       "order.status_changed"
              *     ]
              */
-            events?: ("order.created" | "order.status_changed" | "order.payment_changed" | "ping")[];
+            events?: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping")[];
             /** @example https://pos.example.com/hooks/orders-v2 */
             url?: string;
         };
@@ -3584,7 +4579,7 @@ export interface components {
             /** @description The event's id, sent as `webhook-id`: the same for every attempt of the event. */
             event_id: string;
             /** @enum {string} */
-            event_type: "order.created" | "order.status_changed" | "order.payment_changed" | "ping";
+            event_type: "order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping";
             /** @description Pending: when it is due. Failed: when the retry is due, null when none follows. */
             next_attempt_at: string | null;
             /** @description The start of the receiver's answer body, at most 1 KB. */
@@ -3605,7 +4600,7 @@ export interface components {
             description: string | null;
             /** @description False when turned off by the owner, or by the service after 20 failed deliveries in a row. */
             enabled: boolean;
-            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "ping")[];
+            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping")[];
             updated_at: string;
             url: string;
             uuid: string;
@@ -3620,6 +4615,10 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string;
+        };
+        WhatsAppWebhookReceiptDto: {
+            /** @description Statuses that moved a message of the log. */
+            updated: number;
         };
     };
     responses: never;
@@ -4834,7 +5833,14 @@ export interface operations {
     };
     getStorefront: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description With true, `may_contain` counts for `exclude_allergens` too. */
+                strict?: boolean;
+                /** @description Comma-separated allergens whose items are left out: gluten, crustaceans, eggs, fish, peanuts, soybeans, milk, nuts, celery, mustard, sesame, sulphites, lupin, molluscs. */
+                exclude_allergens?: unknown;
+                /** @description The language to answer in (BCP 47); overrides Accept-Language. */
+                lang?: unknown;
+            };
             header?: never;
             path: {
                 business_meta_key: string;
@@ -4861,6 +5867,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
             };
             /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
             401: {
@@ -5150,6 +6165,205 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    exportMenuJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The menu. */
+                menu_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The menu document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    exportMenuCsv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The menu. */
+                menu_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    importMenu: {
+        parameters: {
+            query?: {
+                /** @description `true`: check the file and answer the counts, writing nothing. */
+                dry_run?: "true" | "false";
+                /** @description `true`: the menu's live items the file does not name go to the trash (restorable). */
+                prune?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description The menu. */
+                menu_uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description The export of a menu as JSON, or its CSV. */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | string;
+                "text/csv": Record<string, never> | string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["ImportCountsDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: a body in a Content-Encoding other than gzip, deflate or br */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5832,6 +7046,123 @@ export interface operations {
             };
             /** @description UNPROCESSABLE: a business rule refused it; details say which */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["AvailabilityResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    setAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetAvailabilityDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["AvailabilityResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6821,6 +8152,173 @@ export interface operations {
             };
         };
     };
+    listStock: {
+        parameters: {
+            query?: {
+                /** @description The local day of the business (`YYYY-MM-DD`); default today. */
+                date?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["StockItemResponseDto"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    adjustStock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+                /** @description The stocked item. */
+                item_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustStockDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["StockItemResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    readStockLedger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+                /** @description The stocked item. */
+                item_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["StockLedgerEntryDto"][];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -7255,6 +8753,204 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listGuestMessages: {
+        parameters: {
+            query?: {
+                /** @description From 1. */
+                page?: number;
+                /** @description Default 20; values above 1000 are cut to 1000, not refused. */
+                per_page?: number;
+                /** @description First local date (the business's time zone), `YYYY-MM-DD`; default 30 days before `to`. */
+                from?: string;
+                /** @description Last local date, included, `YYYY-MM-DD`; default today. */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["GuestMessageResponseDto"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    stopGuestMessages: {
+        parameters: {
+            query?: {
+                order_token?: string;
+            };
+            header?: {
+                /** @description The order_token of the placement answer. */
+                "x-order-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["StopMessagesResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    verifyWhatsAppWebhook: {
+        parameters: {
+            query: {
+                "hub.challenge": string;
+                "hub.verify_token": string;
+                "hub.mode": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The challenge */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    receiveWhatsAppWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "x-hub-signature-256": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["WhatsAppWebhookReceiptDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7852,6 +9548,352 @@ export interface operations {
                 };
                 content: {
                     "text/csv": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listKitchenTickets: {
+        parameters: {
+            query?: {
+                /** @description `open` (default): the kitchen still has work on it; `done`; or `all`. */
+                status?: "open" | "done" | "all";
+                /** @description From 1. */
+                page?: number;
+                /** @description Default 100, at most 100. */
+                per_page?: number;
+                /** @description Only this station's tickets (its key). */
+                station?: string;
+                /** @description `meta.cursor` of an earlier answer: only what changed after it, in the order it changed. */
+                since?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TicketResponseDto"][];
+                        meta?: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    streamKitchenTickets: {
+        parameters: {
+            query?: {
+                /** @description Only this station's tickets (its key). */
+                station?: string;
+                /** @description The JWT, for EventSource */
+                access_token?: unknown;
+                /** @description The API key, for EventSource */
+                api_key?: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    moveTicketLine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket. */
+                ticket_uuid: string;
+                /** @description The line of the ticket. */
+                line_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveLineDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TicketResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    bumpTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ticket. */
+                ticket_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TicketResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDocketText: {
+        parameters: {
+            query?: {
+                /** @description Characters a line: 32 (58 mm paper), 42 (default) or 48 (80 mm). */
+                width?: 32 | 42 | 48;
+            };
+            header?: never;
+            path: {
+                /** @description The ticket. */
+                ticket_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The docket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getDocketBytes: {
+        parameters: {
+            query?: {
+                /** @description Characters a line: 32 (58 mm paper), 42 (default) or 48 (80 mm). */
+                width?: 32 | 42 | 48;
+            };
+            header?: never;
+            path: {
+                /** @description The ticket. */
+                ticket_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The docket as ESC/POS bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": components["schemas"]["ErrorEnvelopeDto"];
                 };
             };
         };
