@@ -57,7 +57,7 @@ describe('menu export and import', () => {
         dietary: ['vegetarian'],
         translations: { fr: { title_name: 'Pizza', description: 'Au four' } },
         option_groups: GROUPS,
-        stock: { tracked: true },
+        stock: { mode: 'daily', quantity: 40, low_at: 5 },
       },
     });
     await newItem(t, owner, menu, {
@@ -102,7 +102,7 @@ describe('menu export and import', () => {
     const stored = await items();
     expect(pizza.external_id).toBe(stored.find((i) => i.title_name === 'Pizza')!.uuid);
     expect(pizza.extra_data.option_groups[0].options[1].allergens).toEqual(['eggs']);
-    expect(pizza.extra_data.stock).toEqual({ tracked: true });
+    expect(pizza.extra_data.stock).toEqual({ mode: 'daily', quantity: 40, low_at: 5 });
     expect(water.extra_data.available).toBe(false);
   });
 
