@@ -118,6 +118,8 @@ describe('the kitchen: stations and tickets', () => {
         'Pepper soup',
       ]);
       expect(byStation.bar.lines.map((l: any) => l.title_name)).toEqual(['Chapman']);
+      // The allergens the line recorded at placement reach the cook.
+      expect(byStation.grill.lines.map((l: any) => l.allergens)).toEqual([[], ['fish']]);
       expect(byStation.grill).toMatchObject({
         kind: 'new',
         status: 'queued',

@@ -93,7 +93,7 @@ export class KitchenTickets {
           options: line.options,
           quantity: line.quantity,
           itemNote: line.itemNote,
-          allergens: allergensOf(line),
+          allergens: [...line.allergens],
           status: 'queued',
         })),
       );
@@ -148,12 +148,4 @@ export class KitchenTickets {
     await this.streams.announce(tx, 'ticket.updated', updated);
     await this.streams.announce(tx, 'ticket.created', created);
   }
-}
-
-/** The allergens an order line recorded of its item and options, when it recorded any. */
-function allergensOf(line: object): string[] {
-  const recorded = (line as { allergens?: unknown }).allergens;
-  return Array.isArray(recorded)
-    ? recorded.filter((entry): entry is string => typeof entry === 'string')
-    : [];
 }

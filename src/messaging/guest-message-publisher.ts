@@ -57,7 +57,7 @@ export class GuestMessagePublisher implements OnModuleInit {
     // The guest's channel when the business offers it, else the business's first.
     const channel =
       settings.channels.find((offered) => offered === consent.channel) ?? settings.channels[0];
-    const language = languageOf((order as OrderEntity & { language?: unknown }).language);
+    const language = languageOf(order.language);
     await this.queue.write(manager, {
       business,
       settings,

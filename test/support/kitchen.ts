@@ -20,7 +20,7 @@ export interface KitchenCast {
   manager: TestUser;
   staff: TestUser;
   outsider: TestUser;
-  /** Items: a burger (Burgers), a drink (Drinks), a soup (Food: the default station). */
+  /** Items: a burger (Burgers), a drink (Drinks), a soup (Food: the default station; fish). */
   catalog: Catalog;
   /** The outsider's business, with no kitchen setting. */
   other: Catalog;
@@ -38,7 +38,7 @@ export async function newKitchenCast(t: TestApp): Promise<KitchenCast> {
     items: [
       { title_name: 'Suya burger', extra_data: { category: 'Burgers' } },
       { title_name: 'Chapman', extra_data: { category: 'Drinks' } },
-      { title_name: 'Pepper soup', extra_data: { category: 'Food' } },
+      { title_name: 'Pepper soup', extra_data: { category: 'Food', allergens: ['fish'] } },
     ],
   });
   const other = await newCatalog(t, outsider, { items: [{}] });
