@@ -9,7 +9,7 @@ import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
 import { OutboxService } from '../outbox/outbox.service';
 import { AccessPolicy } from './access-policy';
-import { BusinessMemberEntity, MemberRole } from './business-member.entity';
+import { BusinessMemberEntity } from './business-member.entity';
 import {
   ChangeMemberRoleDto,
   InviteMemberDto,
@@ -20,6 +20,7 @@ import {
 } from './dto/member.dto';
 import { acceptLink, invitationMail } from './invitation-mail';
 import { MembershipChanges } from './membership-changes';
+import { LockedBusiness, TeamRepository } from './team.repository';
 import { isUuid } from '../common/uuid';
 
 export const INVITATION_DAYS = 7;
@@ -50,6 +51,7 @@ export class MembersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly access: AccessPolicy,
+    private readonly team: TeamRepository,
     private readonly outbox: OutboxService,
     private readonly clock: Clock,
     private readonly changes: MembershipChanges,
@@ -71,29 +73,20 @@ export class MembersService {
     return this.dataSource.transaction(async (manager) => {
       // The business row is locked so that concurrent invitations count one after another.
       const business = await this.lockBusiness(manager, businessUuid);
-      const owner: Array<{ email: string }> = await manager.query(
-        'SELECT email FROM users WHERE uuid = $1',
-        [business.owned_by],
-      );
-      if (owner[0] && owner[0].email.toLowerCase() === email) {
+      const ownerEmail = await this.team.emailOf(manager, business.ownedBy);
+      if (ownerEmail !== undefined && ownerEmail.toLowerCase() === email) {
         throw ApiError.unprocessable('The owner cannot invite themself.', [
           { field: 'email', message: 'this is the address of the business owner' },
         ]);
       }
       const now = this.clock.now();
       // An invitation that ran out is no longer open: it neither blocks nor counts.
-      await manager.query(
-        `DELETE FROM business_members WHERE business_uuid = $1 AND status = 'invited' AND expires_at <= $2`,
-        [business.uuid, now],
-      );
-      const counted: Array<{ n: number }> = await manager.query(
-        'SELECT count(*)::int AS n FROM business_members WHERE business_uuid = $1',
-        [business.uuid],
-      );
-      if (counted[0].n >= MAX_MEMBERS_PER_BUSINESS) {
+      await this.team.deleteLapsedInvitations(manager, business.uuid, now);
+      const counted = await this.team.countMembers(manager, business.uuid);
+      if (counted >= MAX_MEMBERS_PER_BUSINESS) {
         throw ApiError.unprocessable(
           `A business has at most ${MAX_MEMBERS_PER_BUSINESS} members and open invitations.`,
-          [{ field: 'email', message: `the business already has ${counted[0].n}` }],
+          [{ field: 'email', message: `the business already has ${counted}` }],
         );
       }
       const token = randomBytes(32).toString('base64url');
@@ -120,7 +113,7 @@ export class MembersService {
         manager,
         invitationMail({
           to: email,
-          businessTitle: business.title_name ?? business.meta_key ?? 'a business',
+          businessTitle: business.titleName ?? business.metaKey ?? 'a business',
           role: dto.role,
           link: acceptLink(this.config.frontUrl, token),
           token,
@@ -209,11 +202,8 @@ export class MembersService {
         .getMany();
       const row = rows[0];
       if (!row || row.expiresAt.getTime() <= this.clock.now().getTime()) throw gone();
-      const caller: Array<{ email: string }> = await manager.query(
-        'SELECT email FROM users WHERE uuid = $1',
-        [user.uuid],
-      );
-      if (!caller[0] || caller[0].email.toLowerCase() !== row.email) {
+      const callerEmail = await this.team.emailOf(manager, user.uuid);
+      if (callerEmail === undefined || callerEmail.toLowerCase() !== row.email) {
         throw ApiError.unprocessable(
           'This invitation was sent to another email address; log in with that account to accept it.',
           [{ field: 'token', message: 'the invitation is for another email address' }],
@@ -243,25 +233,11 @@ export class MembersService {
     userUuid: string,
     memberUuid?: string,
   ): Promise<MembershipResponseDto[]> {
-    const rows: Array<{
-      uuid: string;
-      business_uuid: string;
-      role: MemberRole;
-      meta_key: string | null;
-      title_name: string | null;
-    }> = await manager.query(
-      `SELECT m.uuid::text AS uuid, m.business_uuid::text AS business_uuid, m.role,
-              b.meta_key, b.title_name
-         FROM business_members m
-         JOIN entities b ON b.uuid = m.business_uuid AND b.entity_type = $2
-        WHERE m.user_uuid = $1 AND m.status = 'active' ${memberUuid ? 'AND m.uuid = $3' : ''}
-        ORDER BY m.accepted_at, m.uuid`,
-      memberUuid ? [userUuid, this.businessType, memberUuid] : [userUuid, this.businessType],
-    );
+    const rows = await this.team.memberships(manager, userUuid, this.businessType, memberUuid);
     return rows.map((row) => ({
       uuid: row.uuid,
-      business_uuid: row.business_uuid,
-      business: { uuid: row.business_uuid, meta_key: row.meta_key, title_name: row.title_name },
+      business_uuid: row.businessUuid,
+      business: { uuid: row.businessUuid, meta_key: row.metaKey, title_name: row.titleName },
       role: row.role,
       status: 'active',
     }));
@@ -270,24 +246,14 @@ export class MembersService {
   private async lockBusiness(
     manager: EntityManager,
     businessUuid: string,
-  ): Promise<{
-    uuid: string;
-    owned_by: string;
-    meta_key: string | null;
-    title_name: string | null;
-  }> {
-    const rows: Array<{
-      uuid: string;
-      owned_by: string;
-      meta_key: string | null;
-      title_name: string | null;
-    }> = await manager.query(
-      `SELECT uuid::text AS uuid, owned_by::text AS owned_by, meta_key, title_name
-         FROM entities WHERE uuid = $1 AND entity_type = $2 FOR UPDATE`,
-      [businessUuid.toLowerCase(), this.businessType],
+  ): Promise<LockedBusiness> {
+    const business = await this.team.lockBusiness(
+      manager,
+      businessUuid.toLowerCase(),
+      this.businessType,
     );
-    if (rows.length === 0) throw ApiError.notFound('Business not found.');
-    return rows[0];
+    if (!business) throw ApiError.notFound('Business not found.');
+    return business;
   }
 
   private async findMember(
