@@ -150,7 +150,7 @@ export function toRecord(row: EntityRow): EntityRecord {
   });
 }
 
-/** The writable columns in the order insert and update name them ($4…$13). */
+/** The values of the writable columns, in the order insert and update name them (extra_data as JSON text, last). */
 export function writableParams(values: EntityValues): unknown[] {
   return [
     values.slug,
