@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AccountRepository } from '../../src/account/account.repository';
 import { AccountTokenVersions } from '../../src/account/account-token-versions';
 import { UserContacts } from '../../src/account/user-contacts';
+import { UserTokenRepository } from '../../src/account/user-token.repository';
 import { CredentialChecks, HeldCredential } from '../../src/auth/credential-checks';
 import { UserTokenVersions } from '../../src/auth/user-token-versions';
 import { createMediumContext, MediumContext } from '../support/medium';
@@ -19,6 +20,7 @@ describe('account repository (medium)', () => {
     ctx = await createMediumContext({
       providers: [
         AccountRepository,
+        UserTokenRepository,
         UserContacts,
         CredentialChecks,
         { provide: UserTokenVersions, useClass: AccountTokenVersions },
@@ -101,5 +103,62 @@ describe('account repository (medium)', () => {
     expect(new Set(revoked.keys())).toEqual(new Set(held.slice(1)));
     expect(revoked.get(held[1])).toBe('The access token is no longer valid; log in again.');
     expect(revoked.get(held[3])).toBe('The access token expired; log in again.');
+  });
+
+  describe('emailed codes (user_tokens)', () => {
+    const now = new Date('2026-03-01T12:00:00Z');
+    const later = new Date('2026-03-01T12:10:00Z');
+
+    it('a new code replaces the old one, with its tries reset', async () => {
+      const tokens = ctx.get(UserTokenRepository);
+      const user = await newUser();
+      await ctx.dataSource.transaction((m) =>
+        tokens.replace(m, user.uuid, 'reset_password', 'old', later, now),
+      );
+      expect(await tokens.spendAttempt(user.uuid, 'reset_password', now, 5)).toBe('old');
+      await ctx.dataSource.transaction((m) =>
+        tokens.replace(m, user.uuid, 'reset_password', 'new', later, now),
+      );
+      const rows = await ctx.sql<{ token_hash: string; attempts: number }>(
+        'SELECT token_hash, attempts FROM user_tokens WHERE user_uuid = $1',
+        [user.uuid],
+      );
+      expect(rows).toEqual([{ token_hash: 'new', attempts: 0 }]);
+    });
+
+    it('concurrent guesses spend exactly the tries there are, and none after expiry', async () => {
+      const tokens = ctx.get(UserTokenRepository);
+      const user = await newUser();
+      await ctx.dataSource.transaction((m) =>
+        tokens.replace(m, user.uuid, 'reset_password', 'hash', later, now),
+      );
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => tokens.spendAttempt(user.uuid, 'reset_password', now, 3)),
+      );
+      expect(answers.filter((answer) => answer === 'hash')).toHaveLength(3);
+      expect(answers.filter((answer) => answer === undefined)).toHaveLength(5);
+      const other = await newUser();
+      await ctx.dataSource.transaction((m) =>
+        tokens.replace(m, other.uuid, 'reset_password', 'hash', later, now),
+      );
+      expect(await tokens.spendAttempt(other.uuid, 'reset_password', later, 3)).toBeUndefined();
+    });
+
+    it('a code is marked used once, never after expiry nor when replaced', async () => {
+      const tokens = ctx.get(UserTokenRepository);
+      const user = await newUser();
+      await ctx.dataSource.transaction((m) =>
+        tokens.replace(m, user.uuid, 'reset_password', 'hash', later, now),
+      );
+      const mark = (hash: string, at: Date) =>
+        ctx.dataSource.transaction((m) =>
+          tokens.markUsed(m, user.uuid, 'reset_password', hash, at),
+        );
+      expect(await mark('other', now)).toBe(false);
+      expect(await mark('hash', later)).toBe(false);
+      expect(await mark('hash', now)).toBe(true);
+      expect(await mark('hash', now)).toBe(false);
+      expect(await tokens.spendAttempt(user.uuid, 'reset_password', now, 5)).toBeUndefined();
+    });
   });
 });
