@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
@@ -31,12 +31,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** SHA-256 of an invitation token: the only form in which it is stored. */
 export function hashInvitationToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505'
-  );
 }
 
 /**
@@ -90,25 +84,15 @@ export class MembersService {
         );
       }
       const token = randomBytes(32).toString('base64url');
-      let row: BusinessMemberEntity;
-      try {
-        row = await manager.getRepository(BusinessMemberEntity).save(
-          manager.getRepository(BusinessMemberEntity).create({
-            businessUuid: business.uuid,
-            email,
-            role: dto.role,
-            status: 'invited',
-            userUuid: null,
-            tokenHash: hashInvitationToken(token),
-            invitedBy: user.uuid,
-            expiresAt: new Date(now.getTime() + INVITATION_DAYS * DAY_MS),
-            acceptedAt: null,
-          }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw this.duplicate();
-        throw error;
-      }
+      const row = await this.team.insertInvitation(manager, {
+        businessUuid: business.uuid,
+        email,
+        role: dto.role,
+        tokenHash: hashInvitationToken(token),
+        invitedBy: user.uuid,
+        expiresAt: new Date(now.getTime() + INVITATION_DAYS * DAY_MS),
+      });
+      if (!row) throw this.duplicate();
       await this.outbox.enqueueMail(
         manager,
         invitationMail({
@@ -135,17 +119,12 @@ export class MembersService {
     });
     const page = query.page ?? 1;
     const perPage = query.per_page ?? MAX_MEMBERS_PER_BUSINESS;
-    const repository = this.dataSource.getRepository(BusinessMemberEntity);
-    const builder = repository
-      .createQueryBuilder('m')
-      .where('m.businessUuid = :business', { business: businessUuid.toLowerCase() })
-      .andWhere("(m.status = 'active' OR m.expiresAt > :now)", { now: this.clock.now() });
-    const [rows, total] = await builder
-      .orderBy('m.invitedAt', 'ASC')
-      .addOrderBy('m.uuid', 'ASC')
-      .skip((page - 1) * perPage)
-      .take(perPage)
-      .getManyAndCount();
+    const [rows, total] = await this.team.pageOfMembers(
+      businessUuid.toLowerCase(),
+      this.clock.now(),
+      page,
+      perPage,
+    );
     return new ApiResult(
       rows.map(toMemberResponse),
       'Members and open invitations',
@@ -164,8 +143,7 @@ export class MembersService {
       message: 'Business not found.',
     });
     const row = await this.findMember(businessUuid, memberUuid);
-    const repository = this.dataSource.getRepository(BusinessMemberEntity);
-    await repository.update({ uuid: row.uuid }, { role: dto.role });
+    await this.team.setRole(row.uuid, dto.role);
     await this.announce(row.userUuid);
     return new ApiResult(toMemberResponse({ ...row, role: dto.role }), 'Role changed');
   }
@@ -177,7 +155,7 @@ export class MembersService {
     const row = await this.findMember(businessUuid, memberUuid);
     const leaving = row.userUuid !== null && row.userUuid === user.uuid;
     if (!leaving) this.access.check(role, 'members.manage');
-    await this.dataSource.getRepository(BusinessMemberEntity).delete({ uuid: row.uuid });
+    await this.team.deleteMember(row.uuid);
     await this.announce(row.userUuid);
     return new ApiResult(
       null,
@@ -193,14 +171,7 @@ export class MembersService {
   async accept(user: AuthUser, token: string): Promise<ApiResult<MembershipResponseDto>> {
     const gone = () => ApiError.notFound('The invitation does not exist, has expired or was used.');
     return this.dataSource.transaction(async (manager) => {
-      const rows: BusinessMemberEntity[] = await manager
-        .getRepository(BusinessMemberEntity)
-        .createQueryBuilder('m')
-        .setLock('pessimistic_write')
-        .where('m.tokenHash = :hash', { hash: hashInvitationToken(token) })
-        .andWhere("m.status = 'invited'")
-        .getMany();
-      const row = rows[0];
+      const row = await this.team.lockOpenInvitation(manager, hashInvitationToken(token));
       if (!row || row.expiresAt.getTime() <= this.clock.now().getTime()) throw gone();
       const callerEmail = await this.team.emailOf(manager, user.uuid);
       if (callerEmail === undefined || callerEmail.toLowerCase() !== row.email) {
@@ -209,15 +180,7 @@ export class MembersService {
           [{ field: 'token', message: 'the invitation is for another email address' }],
         );
       }
-      await manager.getRepository(BusinessMemberEntity).update(
-        { uuid: row.uuid },
-        {
-          status: 'active',
-          userUuid: user.uuid,
-          tokenHash: null,
-          acceptedAt: this.clock.now(),
-        },
-      );
+      await this.team.activate(manager, row.uuid, user.uuid, this.clock.now());
       const [membership] = await this.memberships(manager, user.uuid, row.uuid);
       return new ApiResult(membership, 'Invitation accepted');
     });
@@ -261,9 +224,7 @@ export class MembersService {
     memberUuid: string,
   ): Promise<BusinessMemberEntity> {
     const row = isUuid(memberUuid)
-      ? await this.dataSource.getRepository(BusinessMemberEntity).findOne({
-          where: { uuid: memberUuid.toLowerCase(), businessUuid: businessUuid.toLowerCase() },
-        })
+      ? await this.team.findMember(businessUuid.toLowerCase(), memberUuid.toLowerCase())
       : null;
     if (!row) throw ApiError.notFound('Member not found.');
     return row;

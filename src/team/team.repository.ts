@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { UserEntity } from '../account';
 import { execute, fetchAll, fetchOne, queryBuilder, sql, Table } from '../database/query-builder';
 import { BusinessRole } from './access';
@@ -39,6 +39,18 @@ export interface MembershipRow {
   role: MemberRole;
   metaKey: string | null;
   titleName: string | null;
+}
+
+/** What an invitation names; the rest is filled in as an open invitation. */
+export type NewInvitation = Pick<
+  BusinessMemberEntity,
+  'businessUuid' | 'email' | 'role' | 'tokenHash' | 'invitedBy' | 'expiresAt'
+>;
+
+function isUniqueViolation(error: unknown): boolean {
+  return (
+    error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505'
+  );
 }
 
 /** All SQL of the team module: memberships, and the businesses' owners they are checked against. */
@@ -211,5 +223,91 @@ export class TeamRepository {
       .where('m.status', '=', 'active');
     if (memberUuid) query = query.where('m.uuid', '=', memberUuid);
     return fetchAll(manager, query.orderBy('m.acceptedAt').orderBy('m.uuid'));
+  }
+
+  /**
+   * Stores an open invitation; null when the address already has one or a
+   * membership on the business (the unique index decides, so racing invites
+   * cannot both pass).
+   */
+  async insertInvitation(
+    manager: EntityManager,
+    invitation: NewInvitation,
+  ): Promise<BusinessMemberEntity | null> {
+    const repository = manager.getRepository(BusinessMemberEntity);
+    try {
+      return await repository.save(
+        repository.create({ ...invitation, status: 'invited', userUuid: null, acceptedAt: null }),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
+  /** A page of the business's members and open invitations, oldest first, and their total. */
+  pageOfMembers(
+    businessUuid: string,
+    now: Date,
+    page: number,
+    perPage: number,
+  ): Promise<[BusinessMemberEntity[], number]> {
+    return this.dataSource
+      .getRepository(BusinessMemberEntity)
+      .createQueryBuilder('m')
+      .where('m.businessUuid = :business', { business: businessUuid })
+      .andWhere("(m.status = 'active' OR m.expiresAt > :now)", { now })
+      .orderBy('m.invitedAt', 'ASC')
+      .addOrderBy('m.uuid', 'ASC')
+      .skip((page - 1) * perPage)
+      .take(perPage)
+      .getManyAndCount();
+  }
+
+  findMember(businessUuid: string, memberUuid: string): Promise<BusinessMemberEntity | null> {
+    return this.dataSource
+      .getRepository(BusinessMemberEntity)
+      .findOne({ where: { uuid: memberUuid, businessUuid } });
+  }
+
+  async setRole(memberUuid: string, role: MemberRole): Promise<void> {
+    await this.dataSource
+      .getRepository(BusinessMemberEntity)
+      .update({ uuid: memberUuid }, { role });
+  }
+
+  /** Removing a member or withdrawing an invitation deletes the row (its token stops working). */
+  async deleteMember(memberUuid: string): Promise<void> {
+    await this.dataSource.getRepository(BusinessMemberEntity).delete({ uuid: memberUuid });
+  }
+
+  /** The open invitation of this token hash, locked for the transaction; undefined when none. */
+  async lockOpenInvitation(
+    manager: EntityManager,
+    tokenHash: string,
+  ): Promise<BusinessMemberEntity | undefined> {
+    const rows = await manager
+      .getRepository(BusinessMemberEntity)
+      .createQueryBuilder('m')
+      .setLock('pessimistic_write')
+      .where('m.tokenHash = :hash', { hash: tokenHash })
+      .andWhere("m.status = 'invited'")
+      .getMany();
+    return rows[0];
+  }
+
+  /** The invitation becomes the user's active membership; its token is forgotten. */
+  async activate(
+    manager: EntityManager,
+    memberUuid: string,
+    userUuid: string,
+    at: Date,
+  ): Promise<void> {
+    await manager
+      .getRepository(BusinessMemberEntity)
+      .update(
+        { uuid: memberUuid },
+        { status: 'active', userUuid, tokenHash: null, acceptedAt: at },
+      );
   }
 }

@@ -241,5 +241,56 @@ describe('team: access policy and repository (medium)', () => {
         [],
       );
     });
+    it('stores one open invitation per address, pages members without lapsed ones, and activates by token', async () => {
+      const shop = await newEntity(ctx, 'business', owner.uuid);
+      const guest = await newUser(ctx);
+      const now = new Date();
+      const invitation = (email: string, expiresAt: Date) => ({
+        businessUuid: shop.uuid,
+        email,
+        role: 'staff' as const,
+        tokenHash: randomUUID().replace(/-/g, '').padEnd(64, '0'),
+        invitedBy: owner.uuid,
+        expiresAt,
+      });
+      const week = new Date(now.getTime() + 7 * 86_400_000);
+      const open = await ctx.dataSource.transaction((tx) =>
+        team.insertInvitation(tx, invitation(guest.email, week)),
+      );
+      expect(open).toMatchObject({ status: 'invited', userUuid: null, role: 'staff' });
+      expect(
+        await ctx.dataSource.transaction((tx) =>
+          team.insertInvitation(tx, invitation(guest.email, week)),
+        ),
+      ).toBeNull();
+      await ctx.dataSource.transaction((tx) =>
+        team.insertInvitation(
+          tx,
+          invitation('lapsed@example.test', new Date(now.getTime() - 1000)),
+        ),
+      );
+      const [page, total] = await team.pageOfMembers(shop.uuid, now, 1, 10);
+      expect([page.map((row) => row.uuid), total]).toEqual([[open!.uuid], 1]);
+
+      await ctx.dataSource.transaction(async (tx) => {
+        const locked = await team.lockOpenInvitation(tx, open!.tokenHash!);
+        expect(locked?.uuid).toBe(open!.uuid);
+        await team.activate(tx, open!.uuid, guest.uuid, now);
+      });
+      await ctx.dataSource.transaction(async (tx) =>
+        expect(await team.lockOpenInvitation(tx, open!.tokenHash!)).toBeUndefined(),
+      );
+      expect(await policy.roleOn(user(guest), shop.uuid)).toBe('staff');
+      await team.setRole(open!.uuid, 'manager');
+      expect(await team.findMember(shop.uuid, open!.uuid)).toMatchObject({
+        role: 'manager',
+        status: 'active',
+        userUuid: guest.uuid,
+        tokenHash: null,
+      });
+      expect(await team.findMember(randomUUID(), open!.uuid)).toBeNull();
+      await team.deleteMember(open!.uuid);
+      expect(await policy.roleOn(user(guest), shop.uuid)).toBeUndefined();
+    });
   });
 });
