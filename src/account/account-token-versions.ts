@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { TokenHolder, UserTokenVersions } from '../auth/user-token-versions';
 import { CoalescedReads } from '../database/coalesced-reads';
 import { isUuid } from '../common/uuid';
+import { AccountRepository } from './account.repository';
 
 /**
  * The account module's answer to the auth kernel: a user's current token
@@ -15,7 +15,7 @@ import { isUuid } from '../common/uuid';
 export class AccountTokenVersions implements UserTokenVersions {
   private readonly reads: CoalescedReads<TokenHolder>;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(private readonly users: AccountRepository) {
     this.reads = new CoalescedReads((uuids) => this.readMany(uuids));
   }
 
@@ -24,13 +24,12 @@ export class AccountTokenVersions implements UserTokenVersions {
     return (await this.reads.read(userUuid.toLowerCase())) ?? null;
   }
 
+  async versionsOf(userUuids: readonly string[]): Promise<Map<string, number>> {
+    return this.users.tokenVersionsOf(userUuids);
+  }
+
   private async readMany(uuids: string[]): Promise<Map<string, TokenHolder>> {
-    const rows: Array<{ uuid: string; token_version: number }> = await this.dataSource.query(
-      `SELECT uuid::text AS uuid, token_version FROM users WHERE uuid = ANY($1::uuid[])`,
-      [uuids],
-    );
-    return new Map(
-      rows.map((row) => [row.uuid, { uuid: row.uuid, tokenVersion: Number(row.token_version) }]),
-    );
+    const versions = await this.users.tokenVersionsOf(uuids);
+    return new Map([...versions].map(([uuid, tokenVersion]) => [uuid, { uuid, tokenVersion }]));
   }
 }

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { fetchAll, fetchOne, queryBuilder, sql, Table } from '../database/query-builder';
 import { MetaData, UserEntity } from './user.entity';
+
+const db = queryBuilder<{ users: Table<UserEntity> }>();
 
 export interface NewUser {
   email: string;
@@ -127,5 +130,28 @@ export class AccountRepository {
       [uuid, at],
     );
     return new Date(rows[0].email_verified_at);
+  }
+
+  /** Each of these users' token version (unknown users are left out); keys as the database writes uuids. */
+  async tokenVersionsOf(uuids: readonly string[]): Promise<Map<string, number>> {
+    const rows = await fetchAll(
+      this.dataSource.manager,
+      db
+        .selectFrom('users')
+        .select([sql<string>`uuid::text`.as('uuid'), 'tokenVersion'])
+        .where('uuid', '=', sql<string>`ANY(${[...uuids]}::uuid[])`),
+    );
+    return new Map(rows.map((row) => [row.uuid, Number(row.tokenVersion)]));
+  }
+
+  /** A user's address and name, read inside the caller's transaction; undefined for an unknown user. */
+  contactOf(
+    manager: EntityManager,
+    uuid: string,
+  ): Promise<Pick<UserEntity, 'email' | 'name'> | undefined> {
+    return fetchOne(
+      manager,
+      db.selectFrom('users').select(['email', 'name']).where('uuid', '=', uuid),
+    );
   }
 }

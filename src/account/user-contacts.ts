@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AccountRepository } from './account.repository';
 
 /** Where mail about a user's business reaches them. */
 export interface UserContact {
@@ -14,12 +15,10 @@ export interface UserContact {
  */
 @Injectable()
 export class UserContacts {
+  constructor(private readonly users: AccountRepository) {}
+
   /** Runs inside the caller's transaction (`manager`); null for an unknown user. */
   async contactOf(manager: EntityManager, userUuid: string): Promise<UserContact | null> {
-    const rows: UserContact[] = await manager.query(
-      'SELECT email, name FROM users WHERE uuid = $1',
-      [userUuid],
-    );
-    return rows[0] ?? null;
+    return (await this.users.contactOf(manager, userUuid)) ?? null;
   }
 }

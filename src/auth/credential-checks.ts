@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { AuthUser } from './auth.decorator';
+import { UserTokenVersions } from './user-token-versions';
 
 /** The credential a long-lived connection (an event stream) was opened with. */
 export interface HeldCredential {
@@ -41,7 +41,7 @@ export function heldCredentialOf(user: AuthUser): HeldCredential {
 export class CredentialChecks {
   private readonly checks: CredentialCheck[] = [];
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(private readonly users: UserTokenVersions) {
     this.register(async (held, nowMs) => {
       const revoked = new Map<HeldCredential, string>();
       for (const credential of held) {
@@ -76,11 +76,7 @@ export class CredentialChecks {
     held: readonly HeldCredential[],
   ): Promise<Map<HeldCredential, string>> {
     const uuids = [...new Set(held.map((credential) => credential.userUuid))];
-    const rows: Array<{ uuid: string; token_version: number }> = await this.dataSource.query(
-      'SELECT uuid, token_version FROM users WHERE uuid = ANY($1::uuid[])',
-      [uuids],
-    );
-    const versions = new Map(rows.map((row) => [row.uuid, Number(row.token_version)]));
+    const versions = await this.users.versionsOf(uuids);
     const revoked = new Map<HeldCredential, string>();
     for (const credential of held) {
       if (versions.get(credential.userUuid) !== credential.tokenVersion) {

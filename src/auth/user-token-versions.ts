@@ -12,4 +12,11 @@ export interface TokenHolder {
  */
 export abstract class UserTokenVersions {
   abstract holderOf(userUuid: string): Promise<TokenHolder | null>;
+
+  /**
+   * The token version of each of these users, in one statement and not
+   * shared with other reads (unknown users are left out). Every uuid must
+   * be well formed.
+   */
+  abstract versionsOf(userUuids: readonly string[]): Promise<Map<string, number>>;
 }

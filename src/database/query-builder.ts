@@ -120,6 +120,22 @@ export async function fetchOne<O>(
 }
 
 /**
+ * Runs SQL text a repository composed itself (placeholders numbered by a
+ * parameter list, never by hand) and answers its rows as the database names
+ * the columns. TypeORM answers UPDATE and DELETE with `[rows, affected]`;
+ * this answers their rows alike.
+ */
+export async function fetchRawRows<R = Record<string, unknown>>(
+  manager: EntityManager,
+  text: string,
+  params: readonly unknown[],
+): Promise<R[]> {
+  const raw: unknown = await manager.query(text, [...params]);
+  const changes = /^\s*(UPDATE|DELETE)\b/i.test(text);
+  return rowsOf(raw, changes ? 'UpdateQueryNode' : undefined) as R[];
+}
+
+/**
  * Runs a statement whose rows are not read; answers the rows it changed
  * (UPDATE and DELETE), else 0.
  */

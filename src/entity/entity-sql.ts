@@ -1,4 +1,5 @@
 import { EntityManager, QueryFailedError } from 'typeorm';
+import { fetchRawRows } from '../database/query-builder';
 import { ApiError } from '../http/api-error';
 import { EntityRecord } from './entity-record.entity';
 import { ancestorsOf, EntityType } from './entity-types';
@@ -150,7 +151,7 @@ export function toRecord(row: EntityRow): EntityRecord {
   });
 }
 
-/** The writable columns in the order insert and update name them ($4…$13). */
+/** The values of the writable columns, in the order insert and update name them (extra_data as JSON text, last). */
 export function writableParams(values: EntityValues): unknown[] {
   return [
     values.slug,
@@ -332,16 +333,11 @@ export function metaKeyConflict(error: unknown): unknown {
   return error;
 }
 
-/**
- * Runs `sql` and maps its rows to records. TypeORM answers UPDATE … RETURNING
- * with [rows, affected] and other statements with rows.
- */
+/** Runs `sql` (composed by the entity repositories) and maps its rows to records. */
 export async function queryRecords(
   manager: EntityManager,
   sql: string,
   params: unknown[],
 ): Promise<EntityRecord[]> {
-  const result: unknown = await manager.query(sql, params);
-  const rows = /^\s*UPDATE/i.test(sql) ? (result as [EntityRow[], number])[0] : result;
-  return (rows as EntityRow[]).map(toRecord);
+  return (await fetchRawRows<EntityRow>(manager, sql, params)).map(toRecord);
 }

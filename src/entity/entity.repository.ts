@@ -19,6 +19,7 @@ import {
 import { EntityRecord } from './entity-record.entity';
 import { EntityType } from './entity-types';
 import { CoalescedReads } from '../database/coalesced-reads';
+import { compileRaw, sql } from '../database/query-builder';
 import { isUuid } from '../common/uuid';
 
 /**
@@ -34,6 +35,17 @@ const FINGERPRINT = `coalesce(bit_xor(uuid_hash_extended(e.uuid,
 function childrenVersion(uuid: string): string {
   return `coalesce((SELECT v.version FROM entity_children_versions v
     WHERE v.parent_uuid = ${uuid}::uuid), 0)::text`;
+}
+
+/** The columns a create or update writes, in the order writableParams answers their values. */
+const WRITABLE_COLUMNS = sql.raw(`slug, meta_key, meta_value, title_name, description,
+  entity_featured_url, status, parent_entity_type, parent_entity_uuid, extra_data`);
+
+/** The values of WRITABLE_COLUMNS as parameters; extra_data (the last) as jsonb. */
+function writableValues(values: EntityValues) {
+  const params = writableParams(values);
+  const extraData = params.pop();
+  return sql.join([...params, sql`${extraData}::jsonb`]);
 }
 
 /**
@@ -53,11 +65,11 @@ export class EntityRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private rows(
-    sql: string,
-    params: unknown[],
+    text: string,
+    params: readonly unknown[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<EntityRecord[]> {
-    return queryRecords(manager, sql, params);
+    return queryRecords(manager, text, [...params]);
   }
 
   /** The WHERE of a list, shared by its page, its total and its fingerprint. */
@@ -300,15 +312,12 @@ export class EntityRepository {
     updatedBy: string,
     values: EntityValues,
   ): Promise<EntityRecord | null> {
-    const [record] = await this.rows(
-      `INSERT INTO entities AS e (entity_type, owned_by, request_id, slug, meta_key, meta_value,
-         title_name, description, entity_featured_url, status, parent_entity_type,
-         parent_entity_uuid, extra_data, updated_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14)
+    const insert = compileRaw(sql`INSERT INTO entities AS e (entity_type, owned_by, request_id,
+         ${WRITABLE_COLUMNS}, updated_by)
+       VALUES (${type.name}, ${ownedBy}, ${values.requestId}, ${writableValues(values)}, ${updatedBy})
        ON CONFLICT (owned_by, entity_type, request_id) WHERE request_id IS NOT NULL DO NOTHING
-       RETURNING ${COLUMNS}`,
-      [type.name, ownedBy, values.requestId, ...writableParams(values), updatedBy],
-    );
+       RETURNING ${sql.raw(COLUMNS)}`);
+    const [record] = await this.rows(insert.sql, insert.parameters);
     return record ?? null;
   }
 
@@ -320,14 +329,12 @@ export class EntityRepository {
     updatedBy: string,
     values: EntityValues,
   ): Promise<EntityRecord | null> {
-    const [record] = await this.rows(
-      `UPDATE entities AS e SET slug = $4, meta_key = $5, meta_value = $6, title_name = $7,
-         description = $8, entity_featured_url = $9, status = $10, parent_entity_type = $11,
-         parent_entity_uuid = $12, extra_data = $13::jsonb, updated_by = $14, updated_at = now()
-       WHERE e.uuid = $1 AND e.entity_type = $2 AND e.owned_by = $3 AND e.trashed_at IS NULL
-       RETURNING ${COLUMNS}`,
-      [uuid, type.name, ownedBy, ...writableParams(values), updatedBy],
-    );
+    const update = compileRaw(sql`UPDATE entities AS e
+       SET (${WRITABLE_COLUMNS}, updated_by, updated_at) = (${writableValues(values)}, ${updatedBy}, now())
+       WHERE e.uuid = ${uuid} AND e.entity_type = ${type.name} AND e.owned_by = ${ownedBy}
+         AND e.trashed_at IS NULL
+       RETURNING ${sql.raw(COLUMNS)}`);
+    const [record] = await this.rows(update.sql, update.parameters);
     return record ?? null;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CoalescedReads } from '../database/coalesced-reads';
+import { compileRaw, sql } from '../database/query-builder';
 import { StorefrontAnswerInputs, StorefrontDocument } from './storefront-document';
 
 /** Which stored forms of a document a read fetches (a 304 check fetches neither). */
@@ -185,30 +186,20 @@ export class StorefrontDocumentRepository {
     stored: StoredDocument & { document: { prefix: Buffer; gzipPrefix: Buffer } },
   ): Promise<void> {
     const { document } = stored;
-    await this.dataSource.query(
-      `INSERT INTO storefront_documents AS d (business_key, menu_key, business_uuid, menu_uuid,
-         version, built_version, built_at, body, data_end, gzip_prefix, prefix_crc, etag, answer_inputs)
-       VALUES (lower($1), lower($2), $3, $4, 1, 1, now(), $5, $6, $7, $8, $9, $10::jsonb)
+    const body = document.body ?? Buffer.concat([document.prefix, document.suffix]);
+    const insert = compileRaw(sql`INSERT INTO storefront_documents AS d (business_key, menu_key,
+         business_uuid, menu_uuid, version, built_version, built_at, body, data_end, gzip_prefix,
+         prefix_crc, etag, answer_inputs)
+       VALUES (lower(${businessMetaKey}), lower(${menuMetaKey}), ${stored.businessUuid},
+         ${stored.menuUuid}, 1, 1, now(), ${body}, ${document.prefixLength}, ${document.gzipPrefix},
+         ${document.prefixCrc}, ${document.etag}, ${JSON.stringify(document.answerInputs)}::jsonb)
        ON CONFLICT (business_key, menu_key) DO UPDATE SET
          business_uuid = EXCLUDED.business_uuid, menu_uuid = EXCLUDED.menu_uuid,
          built_version = d.version, built_at = EXCLUDED.built_at, body = EXCLUDED.body,
          data_end = EXCLUDED.data_end, gzip_prefix = EXCLUDED.gzip_prefix,
          prefix_crc = EXCLUDED.prefix_crc, etag = EXCLUDED.etag,
          answer_inputs = EXCLUDED.answer_inputs
-       WHERE d.version = $11::bigint`,
-      [
-        businessMetaKey,
-        menuMetaKey,
-        stored.businessUuid,
-        stored.menuUuid,
-        document.body ?? Buffer.concat([document.prefix, document.suffix]),
-        document.prefixLength,
-        document.gzipPrefix,
-        document.prefixCrc,
-        document.etag,
-        JSON.stringify(document.answerInputs),
-        version,
-      ],
-    );
+       WHERE d.version = ${version}::bigint`);
+    await this.dataSource.query(insert.sql, [...insert.parameters]);
   }
 }

@@ -1,10 +1,10 @@
 import { Get, HttpCode } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorator';
 import { ApiErrors } from '../http/api-docs';
 import { ApiError } from '../http/api-error';
 import { SpaceController } from '../http/url-space';
+import { HealthRepository } from './health.repository';
 
 /** A readiness probe that waits longer than this is answered "not ready". */
 const READINESS_TIMEOUT_MS = 1500;
@@ -13,7 +13,7 @@ const READINESS_TIMEOUT_MS = 1500;
 @Public()
 @SpaceController('root', 'health')
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly health: HealthRepository) {}
 
   /**
    * Liveness
@@ -47,7 +47,7 @@ export class HealthController {
       );
     });
     try {
-      await Promise.race([this.dataSource.query('SELECT 1'), timeout]);
+      await Promise.race([this.health.ping(), timeout]);
     } catch {
       throw ApiError.serviceUnavailable();
     } finally {

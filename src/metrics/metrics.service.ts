@@ -1,11 +1,11 @@
 import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { register } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { InjectConfig } from '../config/config.module';
 import { AppConfig } from '../config/config';
 import { ApiError } from '../http/api-error';
 import { trackOutbox } from './metrics';
+import { MetricsRepository } from './metrics.repository';
 
 function sameSecret(a: string, b: string): boolean {
   // Hashing first gives equal lengths, so the comparison takes the same time whatever was sent.
@@ -19,11 +19,11 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
 
   constructor(
     @InjectConfig() private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    private readonly repository: MetricsRepository,
   ) {}
 
   onModuleInit(): void {
-    this.untrack = trackOutbox({ countOutboxRows: () => this.countOutboxRows() });
+    this.untrack = trackOutbox({ countOutboxRows: () => this.repository.countOutboxRows() });
   }
 
   onModuleDestroy(): void {
@@ -46,14 +46,5 @@ export class MetricsService implements OnModuleInit, OnModuleDestroy {
       }
     }
     return { contentType: register.contentType, body: await register.metrics() };
-  }
-
-  private async countOutboxRows(): Promise<{ pending: number; failed: number }> {
-    if (!this.dataSource.isInitialized) return { pending: 0, failed: 0 };
-    const rows: Array<{ status: string; count: string }> = await this.dataSource.query(
-      `SELECT status, count(*)::text AS count FROM outbox WHERE status IN ('pending', 'failed') GROUP BY status`,
-    );
-    const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0);
-    return { pending: count('pending'), failed: count('failed') };
   }
 }

@@ -5,7 +5,8 @@ import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
-import { MemoryRateLimitStore, PostgresRateLimitStore, RateLimitStore } from './rate-limit.store';
+import { PostgresRateLimitStore } from './rate-limit-counter.repository';
+import { MemoryRateLimitStore, RateLimitStore } from './rate-limit.store';
 
 /** One hit counted by RateLimitService.take. */
 export interface RateLimitHit {

@@ -1,5 +1,3 @@
-import { DataSource } from 'typeorm';
-
 /** The outcome of one counted hit in a fixed window. */
 export interface WindowCount {
   /** Hits in the current window, this one included. */
@@ -54,41 +52,5 @@ export class MemoryRateLimitStore implements RateLimitStore {
   /** Windows held, for tests of the sweep. */
   get size(): number {
     return this.windows.size;
-  }
-}
-
-/**
- * Counters shared by every replica: one atomic upsert per hit, so concurrent
- * hits on several processes are all counted.
- */
-export class PostgresRateLimitStore implements RateLimitStore {
-  constructor(private readonly dataSource: DataSource) {}
-
-  async hit(bucket: string, subject: string, windowMs: number, nowMs: number) {
-    const startMs = windowStartOf(nowMs, windowMs);
-    const endMs = startMs + windowMs;
-    const rows: Array<{ hits: number }> = await this.dataSource.query(
-      `INSERT INTO rate_limit_counters (bucket, subject, window_start, expires_at, hits)
-       VALUES ($1, $2, $3, $4, 1)
-       ON CONFLICT (bucket, subject, window_start)
-       DO UPDATE SET hits = rate_limit_counters.hits + 1
-       RETURNING hits`,
-      [bucket, subject, new Date(startMs), new Date(endMs)],
-    );
-    return { hits: Number(rows[0].hits), resetAtMs: endMs };
-  }
-
-  async unhit(bucket: string, subject: string, windowStartMs: number): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE rate_limit_counters SET hits = hits - 1
-        WHERE bucket = $1 AND subject = $2 AND window_start = $3 AND hits > 0`,
-      [bucket, subject, new Date(windowStartMs)],
-    );
-  }
-
-  async sweep(nowMs: number): Promise<void> {
-    await this.dataSource.query('DELETE FROM rate_limit_counters WHERE expires_at <= $1', [
-      new Date(nowMs),
-    ]);
   }
 }

@@ -7,6 +7,7 @@ import { ApiError } from '../http/api-error';
 import { BusinessAction, BusinessRole, ROLE_ACTIONS, roleAllows } from './access';
 import { isUuid } from '../common/uuid';
 import { CoalescedReads } from '../database/coalesced-reads';
+import { TeamRepository } from './team.repository';
 
 export interface RequireAccessOptions {
   /**
@@ -35,6 +36,7 @@ export class AccessPolicy {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly team: TeamRepository,
     @InjectConfig() config: AppConfig,
   ) {
     this.businessType = `${config.namespace}_business`;
@@ -51,17 +53,8 @@ export class AccessPolicy {
     ];
     const roles = new Map<string, BusinessRole>();
     if (ids.length === 0 || !isUuid(userUuid)) return roles;
-    const rows: Array<{ business_uuid: string; role: BusinessRole }> = await manager.query(
-      `SELECT b.uuid::text AS business_uuid,
-              CASE WHEN b.owned_by = $1 THEN 'owner' ELSE m.role END AS role
-         FROM entities b
-         LEFT JOIN business_members m
-           ON m.business_uuid = b.uuid AND m.user_uuid = $1 AND m.status = 'active'
-        WHERE b.uuid = ANY($2::uuid[]) AND b.entity_type = $3
-          AND (b.owned_by = $1 OR m.uuid IS NOT NULL)`,
-      [userUuid, ids, this.businessType],
-    );
-    for (const row of rows) roles.set(row.business_uuid, row.role);
+    const rows = await this.team.rolesOn(manager, userUuid, ids, this.businessType);
+    for (const row of rows) roles.set(row.businessUuid, row.role);
     return roles;
   }
 
@@ -130,16 +123,11 @@ export class AccessPolicy {
     const roles = (['manager', 'staff'] as const).filter((role) => roleAllows(role, action));
     const found = new Map<string, Set<string>>();
     if (users.length === 0 || roles.length === 0) return found;
-    const rows: Array<{ user_uuid: string; business_uuid: string }> = await manager.query(
-      `SELECT m.user_uuid::text AS user_uuid, m.business_uuid::text AS business_uuid
-         FROM business_members m
-        WHERE m.user_uuid = ANY($1::uuid[]) AND m.status = 'active' AND m.role = ANY($2::text[])`,
-      [users, roles],
-    );
+    const rows = await this.team.memberBusinessesOf(manager, users, roles);
     for (const row of rows) {
-      let businesses = found.get(row.user_uuid);
-      if (!businesses) found.set(row.user_uuid, (businesses = new Set()));
-      businesses.add(row.business_uuid);
+      let businesses = found.get(row.userUuid);
+      if (!businesses) found.set(row.userUuid, (businesses = new Set()));
+      businesses.add(row.businessUuid);
     }
     return found;
   }
@@ -152,14 +140,7 @@ export class AccessPolicy {
   async businessesFor(userUuid: string, action: BusinessAction): Promise<string[]> {
     if (!isUuid(userUuid)) return [];
     const roles = (['manager', 'staff'] as const).filter((role) => roleAllows(role, action));
-    const rows: Array<{ uuid: string }> = await this.dataSource.query(
-      `SELECT b.uuid::text AS uuid FROM entities b WHERE b.entity_type = $2 AND b.owned_by = $1
-       UNION
-       SELECT m.business_uuid::text FROM business_members m
-        WHERE m.user_uuid = $1 AND m.status = 'active' AND m.role = ANY($3::text[])`,
-      [userUuid.toLowerCase(), this.businessType, roles],
-    );
-    return rows.map((row) => row.uuid);
+    return this.team.businessesFor(userUuid.toLowerCase(), this.businessType, roles);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthUser } from '../auth/auth.decorator';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
@@ -9,7 +9,7 @@ import { ApiError } from '../http/api-error';
 import { ApiResult, pageMeta } from '../http/envelope';
 import { OutboxService } from '../outbox/outbox.service';
 import { AccessPolicy } from './access-policy';
-import { BusinessMemberEntity, MemberRole } from './business-member.entity';
+import { BusinessMemberEntity } from './business-member.entity';
 import {
   ChangeMemberRoleDto,
   InviteMemberDto,
@@ -20,6 +20,7 @@ import {
 } from './dto/member.dto';
 import { acceptLink, invitationMail } from './invitation-mail';
 import { MembershipChanges } from './membership-changes';
+import { LockedBusiness, TeamRepository } from './team.repository';
 import { isUuid } from '../common/uuid';
 
 export const INVITATION_DAYS = 7;
@@ -30,12 +31,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** SHA-256 of an invitation token: the only form in which it is stored. */
 export function hashInvitationToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return (
-    error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505'
-  );
 }
 
 /**
@@ -50,6 +45,7 @@ export class MembersService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly access: AccessPolicy,
+    private readonly team: TeamRepository,
     private readonly outbox: OutboxService,
     private readonly clock: Clock,
     private readonly changes: MembershipChanges,
@@ -71,56 +67,37 @@ export class MembersService {
     return this.dataSource.transaction(async (manager) => {
       // The business row is locked so that concurrent invitations count one after another.
       const business = await this.lockBusiness(manager, businessUuid);
-      const owner: Array<{ email: string }> = await manager.query(
-        'SELECT email FROM users WHERE uuid = $1',
-        [business.owned_by],
-      );
-      if (owner[0] && owner[0].email.toLowerCase() === email) {
+      const ownerEmail = await this.team.emailOf(manager, business.ownedBy);
+      if (ownerEmail !== undefined && ownerEmail.toLowerCase() === email) {
         throw ApiError.unprocessable('The owner cannot invite themself.', [
           { field: 'email', message: 'this is the address of the business owner' },
         ]);
       }
       const now = this.clock.now();
       // An invitation that ran out is no longer open: it neither blocks nor counts.
-      await manager.query(
-        `DELETE FROM business_members WHERE business_uuid = $1 AND status = 'invited' AND expires_at <= $2`,
-        [business.uuid, now],
-      );
-      const counted: Array<{ n: number }> = await manager.query(
-        'SELECT count(*)::int AS n FROM business_members WHERE business_uuid = $1',
-        [business.uuid],
-      );
-      if (counted[0].n >= MAX_MEMBERS_PER_BUSINESS) {
+      await this.team.deleteLapsedInvitations(manager, business.uuid, now);
+      const counted = await this.team.countMembers(manager, business.uuid);
+      if (counted >= MAX_MEMBERS_PER_BUSINESS) {
         throw ApiError.unprocessable(
           `A business has at most ${MAX_MEMBERS_PER_BUSINESS} members and open invitations.`,
-          [{ field: 'email', message: `the business already has ${counted[0].n}` }],
+          [{ field: 'email', message: `the business already has ${counted}` }],
         );
       }
       const token = randomBytes(32).toString('base64url');
-      let row: BusinessMemberEntity;
-      try {
-        row = await manager.getRepository(BusinessMemberEntity).save(
-          manager.getRepository(BusinessMemberEntity).create({
-            businessUuid: business.uuid,
-            email,
-            role: dto.role,
-            status: 'invited',
-            userUuid: null,
-            tokenHash: hashInvitationToken(token),
-            invitedBy: user.uuid,
-            expiresAt: new Date(now.getTime() + INVITATION_DAYS * DAY_MS),
-            acceptedAt: null,
-          }),
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw this.duplicate();
-        throw error;
-      }
+      const row = await this.team.insertInvitation(manager, {
+        businessUuid: business.uuid,
+        email,
+        role: dto.role,
+        tokenHash: hashInvitationToken(token),
+        invitedBy: user.uuid,
+        expiresAt: new Date(now.getTime() + INVITATION_DAYS * DAY_MS),
+      });
+      if (!row) throw this.duplicate();
       await this.outbox.enqueueMail(
         manager,
         invitationMail({
           to: email,
-          businessTitle: business.title_name ?? business.meta_key ?? 'a business',
+          businessTitle: business.titleName ?? business.metaKey ?? 'a business',
           role: dto.role,
           link: acceptLink(this.config.frontUrl, token),
           token,
@@ -142,17 +119,12 @@ export class MembersService {
     });
     const page = query.page ?? 1;
     const perPage = query.per_page ?? MAX_MEMBERS_PER_BUSINESS;
-    const repository = this.dataSource.getRepository(BusinessMemberEntity);
-    const builder = repository
-      .createQueryBuilder('m')
-      .where('m.businessUuid = :business', { business: businessUuid.toLowerCase() })
-      .andWhere("(m.status = 'active' OR m.expiresAt > :now)", { now: this.clock.now() });
-    const [rows, total] = await builder
-      .orderBy('m.invitedAt', 'ASC')
-      .addOrderBy('m.uuid', 'ASC')
-      .skip((page - 1) * perPage)
-      .take(perPage)
-      .getManyAndCount();
+    const [rows, total] = await this.team.pageOfMembers(
+      businessUuid.toLowerCase(),
+      this.clock.now(),
+      page,
+      perPage,
+    );
     return new ApiResult(
       rows.map(toMemberResponse),
       'Members and open invitations',
@@ -171,8 +143,7 @@ export class MembersService {
       message: 'Business not found.',
     });
     const row = await this.findMember(businessUuid, memberUuid);
-    const repository = this.dataSource.getRepository(BusinessMemberEntity);
-    await repository.update({ uuid: row.uuid }, { role: dto.role });
+    await this.team.setRole(row.uuid, dto.role);
     await this.announce(row.userUuid);
     return new ApiResult(toMemberResponse({ ...row, role: dto.role }), 'Role changed');
   }
@@ -184,7 +155,7 @@ export class MembersService {
     const row = await this.findMember(businessUuid, memberUuid);
     const leaving = row.userUuid !== null && row.userUuid === user.uuid;
     if (!leaving) this.access.check(role, 'members.manage');
-    await this.dataSource.getRepository(BusinessMemberEntity).delete({ uuid: row.uuid });
+    await this.team.deleteMember(row.uuid);
     await this.announce(row.userUuid);
     return new ApiResult(
       null,
@@ -200,34 +171,16 @@ export class MembersService {
   async accept(user: AuthUser, token: string): Promise<ApiResult<MembershipResponseDto>> {
     const gone = () => ApiError.notFound('The invitation does not exist, has expired or was used.');
     return this.dataSource.transaction(async (manager) => {
-      const rows: BusinessMemberEntity[] = await manager
-        .getRepository(BusinessMemberEntity)
-        .createQueryBuilder('m')
-        .setLock('pessimistic_write')
-        .where('m.tokenHash = :hash', { hash: hashInvitationToken(token) })
-        .andWhere("m.status = 'invited'")
-        .getMany();
-      const row = rows[0];
+      const row = await this.team.lockOpenInvitation(manager, hashInvitationToken(token));
       if (!row || row.expiresAt.getTime() <= this.clock.now().getTime()) throw gone();
-      const caller: Array<{ email: string }> = await manager.query(
-        'SELECT email FROM users WHERE uuid = $1',
-        [user.uuid],
-      );
-      if (!caller[0] || caller[0].email.toLowerCase() !== row.email) {
+      const callerEmail = await this.team.emailOf(manager, user.uuid);
+      if (callerEmail === undefined || callerEmail.toLowerCase() !== row.email) {
         throw ApiError.unprocessable(
           'This invitation was sent to another email address; log in with that account to accept it.',
           [{ field: 'token', message: 'the invitation is for another email address' }],
         );
       }
-      await manager.getRepository(BusinessMemberEntity).update(
-        { uuid: row.uuid },
-        {
-          status: 'active',
-          userUuid: user.uuid,
-          tokenHash: null,
-          acceptedAt: this.clock.now(),
-        },
-      );
+      await this.team.activate(manager, row.uuid, user.uuid, this.clock.now());
       const [membership] = await this.memberships(manager, user.uuid, row.uuid);
       return new ApiResult(membership, 'Invitation accepted');
     });
@@ -243,25 +196,11 @@ export class MembersService {
     userUuid: string,
     memberUuid?: string,
   ): Promise<MembershipResponseDto[]> {
-    const rows: Array<{
-      uuid: string;
-      business_uuid: string;
-      role: MemberRole;
-      meta_key: string | null;
-      title_name: string | null;
-    }> = await manager.query(
-      `SELECT m.uuid::text AS uuid, m.business_uuid::text AS business_uuid, m.role,
-              b.meta_key, b.title_name
-         FROM business_members m
-         JOIN entities b ON b.uuid = m.business_uuid AND b.entity_type = $2
-        WHERE m.user_uuid = $1 AND m.status = 'active' ${memberUuid ? 'AND m.uuid = $3' : ''}
-        ORDER BY m.accepted_at, m.uuid`,
-      memberUuid ? [userUuid, this.businessType, memberUuid] : [userUuid, this.businessType],
-    );
+    const rows = await this.team.memberships(manager, userUuid, this.businessType, memberUuid);
     return rows.map((row) => ({
       uuid: row.uuid,
-      business_uuid: row.business_uuid,
-      business: { uuid: row.business_uuid, meta_key: row.meta_key, title_name: row.title_name },
+      business_uuid: row.businessUuid,
+      business: { uuid: row.businessUuid, meta_key: row.metaKey, title_name: row.titleName },
       role: row.role,
       status: 'active',
     }));
@@ -270,24 +209,14 @@ export class MembersService {
   private async lockBusiness(
     manager: EntityManager,
     businessUuid: string,
-  ): Promise<{
-    uuid: string;
-    owned_by: string;
-    meta_key: string | null;
-    title_name: string | null;
-  }> {
-    const rows: Array<{
-      uuid: string;
-      owned_by: string;
-      meta_key: string | null;
-      title_name: string | null;
-    }> = await manager.query(
-      `SELECT uuid::text AS uuid, owned_by::text AS owned_by, meta_key, title_name
-         FROM entities WHERE uuid = $1 AND entity_type = $2 FOR UPDATE`,
-      [businessUuid.toLowerCase(), this.businessType],
+  ): Promise<LockedBusiness> {
+    const business = await this.team.lockBusiness(
+      manager,
+      businessUuid.toLowerCase(),
+      this.businessType,
     );
-    if (rows.length === 0) throw ApiError.notFound('Business not found.');
-    return rows[0];
+    if (!business) throw ApiError.notFound('Business not found.');
+    return business;
   }
 
   private async findMember(
@@ -295,9 +224,7 @@ export class MembersService {
     memberUuid: string,
   ): Promise<BusinessMemberEntity> {
     const row = isUuid(memberUuid)
-      ? await this.dataSource.getRepository(BusinessMemberEntity).findOne({
-          where: { uuid: memberUuid.toLowerCase(), businessUuid: businessUuid.toLowerCase() },
-        })
+      ? await this.team.findMember(businessUuid.toLowerCase(), memberUuid.toLowerCase())
       : null;
     if (!row) throw ApiError.notFound('Member not found.');
     return row;

@@ -3,6 +3,7 @@ import { AccessPolicy } from './access-policy';
 import { MembersController, MembershipsController } from './members.controller';
 import { MembersService } from './members.service';
 import { MembershipChanges } from './membership-changes';
+import { TeamRepository } from './team.repository';
 
 /**
  * The people who work for a business, and the access policy every module
@@ -10,7 +11,7 @@ import { MembershipChanges } from './membership-changes';
  */
 @Module({
   controllers: [MembersController, MembershipsController],
-  providers: [AccessPolicy, MembersService, MembershipChanges],
+  providers: [AccessPolicy, MembersService, MembershipChanges, TeamRepository],
   exports: [AccessPolicy, MembershipChanges],
 })
 export class TeamModule {}

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { EventBus } from '../../src/database/event-bus';
 import { IdempotencyRepository } from '../../src/order/idempotency.repository';
-import { NewOrder, newOrderUuid, OrderRepository } from '../../src/order/order.repository';
+import { NewOrder, OrderRepository } from '../../src/order/order.repository';
 import { OrderSlotsRepository } from '../../src/order/order-slots.repository';
 import { createMediumContext, MediumContext } from '../support/medium';
+import { newOrderFields, orderLine } from '../support/medium-orders';
 
 /**
  * The order module's repositories on a real database, without HTTP: the
@@ -29,60 +30,9 @@ describe('order repositories (medium)', () => {
   const owner = randomUUID();
   const business = randomUUID();
 
-  function newOrder(overrides: Partial<NewOrder> = {}): NewOrder {
-    return {
-      uuid: newOrderUuid(),
-      menuUuid: randomUUID(),
-      businessUuid: business,
-      ownerUuid: owner,
-      paymentProcessor: 'cash',
-      amount: '42.50',
-      currency: 'NGN',
-      customerEmailAddress: 'guest@example.test',
-      customerPhoneNumber: null,
-      customerRequestedOrderEmailCopy: false,
-      generalNote: null,
-      deliveryData: { delivery_address: 'Lekki' },
-      onpremiseData: null,
-      paymentState: 'unpaid',
-      paymentStatus: 'unpaid',
-      fulfilmentType: 'pickup',
-      requestedTime: null,
-      price: {
-        itemsSubtotal: '40.00',
-        deliveryFee: '0.00',
-        discount: '0.00',
-        discountCode: null,
-        discountUuid: null,
-        serviceCharge: '2.50',
-        tax: '0.00',
-        taxInclusive: false,
-        tip: '0.00',
-        rates: { service_charge: { rate_percent: '6.25' } },
-      },
-      ...overrides,
-    };
-  }
-
-  const line = (position: number) => ({
-    position,
-    itemUuid: randomUUID(),
-    titleName: `Dish ${position}`,
-    category: 'Food',
-    unitPriceAmount: '10.00',
-    options: [
-      {
-        group: 'size',
-        group_title: 'Size',
-        option: 'large',
-        option_title: 'Large',
-        price_delta: '1.50',
-      },
-    ],
-    quantity: 2,
-    lineTotal: '20.00',
-    itemNote: position === 0 ? 'no onions' : null,
-  });
+  const newOrder = (overrides: Partial<NewOrder> = {}) =>
+    newOrderFields(owner, business, overrides);
+  const line = orderLine;
 
   it('writes an order, its lines and its first history entry in one statement, answered as stored', async () => {
     const spy = jest.spyOn(ctx.dataSource.manager, 'query');

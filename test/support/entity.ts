@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { expectOk } from './expect';
+import type { Response } from 'supertest';
+import { expectError, expectOk } from './expect';
 import { TestUser } from './factory';
 import { TestApp } from './test-app';
 
@@ -160,4 +161,44 @@ export async function newCatalog(
   const items: EntityResponse[] = [];
   for (const item of options.items ?? [{}]) items.push(await newItem(t, user, menu, item));
   return { business, menu, items };
+}
+
+/** How many rows the entities table holds. */
+export async function countEntities(t: TestApp): Promise<number> {
+  const rows = await t.dataSource.query('SELECT count(*)::int AS n FROM entities');
+  return rows[0].n;
+}
+
+/** A record's row as stored, every column. */
+export async function storedEntity(t: TestApp, uuid: string): Promise<Record<string, any>> {
+  const rows = await t.dataSource.query('SELECT * FROM entities WHERE uuid = $1', [uuid]);
+  return rows[0];
+}
+
+/** Runs `act`, expects the refusal, and checks that the entities table did not change. */
+export async function refusedWithoutEntityChange(
+  t: TestApp,
+  act: () => Promise<Response>,
+  status: number,
+  code: string,
+): Promise<Response> {
+  const before = await t.dataSource.query('SELECT * FROM entities ORDER BY uuid');
+  const res = await act();
+  expectError(res, status, code);
+  expect(await t.dataSource.query('SELECT * FROM entities ORDER BY uuid')).toEqual(before);
+  return res;
+}
+
+/** PUT of a record as `user`, for tests that change one thing. */
+export function putEntity(
+  t: TestApp,
+  user: TestUser,
+  suffix: EntitySuffix,
+  uuid: string,
+  body: object,
+) {
+  return t.http
+    .put(entityPath(t, suffix, uuid))
+    .set(user.headers)
+    .send(body);
 }

@@ -65,7 +65,7 @@ export class LocalStorageDriver implements StorageDriver {
 
   async presignUpload(request: PresignRequest): Promise<PresignedUpload> {
     const expires = Math.floor(request.issuedAt.getTime() / 1000) + request.expiresInSeconds;
-    const query = this.signer.query({
+    const query = this.signer.queryString({
       key: request.key,
       contentType: request.contentType,
       maxBytes: request.maxBytes,

@@ -42,7 +42,7 @@ describe('UploadSigner', () => {
   );
 
   it('writes a query that reads back to the same grant', () => {
-    const query = Object.fromEntries(new URLSearchParams(signer.query(GRANT)));
+    const query = Object.fromEntries(new URLSearchParams(signer.queryString(GRANT)));
     const claimed = readUploadQuery(KEY, query);
     expect(claimed?.grant).toEqual(GRANT);
     expect(signer.verify(claimed!.grant, claimed!.signature)).toBe(true);

@@ -51,7 +51,7 @@ export class UploadSigner {
   }
 
   /** The query string of an upload URL for this grant. */
-  query(grant: UploadGrant): string {
+  queryString(grant: UploadGrant): string {
     return new URLSearchParams({
       [UPLOAD_QUERY.contentType]: grant.contentType,
       [UPLOAD_QUERY.maxBytes]: String(grant.maxBytes),

@@ -1,0 +1,13 @@
+-- storefront-items: StorefrontRepository.listPublicChildrenBySortPosition: a storefront menu's items.
+-- Written by `npm run sync:sql` from the repository's code; do not edit.
+
+-- statement 1 of 1
+SELECT e.uuid, e.entity_type, e.request_id, e.slug, e.meta_key, e.meta_value,
+  e.title_name, e.description, e.entity_featured_url, e.status, e.owned_by, e.updated_by,
+  e.parent_entity_type, e.parent_entity_uuid, e.extra_data, e.trashed_at,
+  e.created_at, e.updated_at FROM entities e
+       WHERE e.parent_entity_uuid = $1 AND e.entity_type = $2
+         AND e.trashed_at IS NULL AND e.status = 'enabled'
+       ORDER BY CASE WHEN jsonb_typeof(e.extra_data -> 'sort_position') = 'number' THEN (e.extra_data ->> 'sort_position')::numeric WHEN (e.extra_data ->> 'sort_position') ~ '^-?[0-9]{1,100}([.][0-9]{1,100})?$' THEN (e.extra_data ->> 'sort_position')::numeric END ASC NULLS LAST, (e.extra_data ->> 'sort_position') ASC NULLS LAST,
+         e.created_at ASC, e.uuid ASC
+       LIMIT $3;
