@@ -34,6 +34,10 @@ export const BUSINESS_ACTIONS = [
   'members.manage',
   /** Outbound webhooks of the business. */
   'webhook.manage',
+  /** Take an order, open and split a tab, mark a share paid in cash or by transfer. */
+  'order.take',
+  /** Close a tab with money due. */
+  'tab.close_due',
 ] as const;
 
 export type BusinessAction = (typeof BUSINESS_ACTIONS)[number];
@@ -55,12 +59,15 @@ export const ROLE_ACTIONS: Readonly<Record<BusinessRole, ReadonlySet<BusinessAct
     'report.read',
     'discount.manage',
     'members.read',
+    'order.take',
+    'tab.close_due',
   ]),
   staff: new Set<BusinessAction>([
     'business.read',
     'item.availability',
     'order.read',
     'order.update',
+    'order.take',
   ]),
 };
 
