@@ -46,6 +46,14 @@ export const OPERATION_FLOW: readonly string[] = [
   'getOrder',
   'streamOrders',
   'updateOrder',
+  // orders taken by the team, tabs
+  'placeStaffOrder',
+  'listTabs',
+  'getTab',
+  'getGuestTab',
+  'splitTab',
+  'splitGuestTab',
+  'closeTab',
   // payments
   'retryOrderPayment',
   'createOrderPayment',

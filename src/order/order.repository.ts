@@ -419,17 +419,15 @@ export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], 
         .insertInto('orderEvents')
         .columns(['orderUuid', 'field', 'fromValue', 'toValue', 'actorUuid', 'actor'])
         .expression((eb) =>
-          eb
-            .selectFrom('o')
-            .select([
-              'o.uuid',
-              sql<OrderEventField>`'status'`.as('field'),
-              sql<string | null>`NULL`.as('fromValue'),
-              'o.status',
-              // The member who took a staff order; null for a guest's.
-              'o.createdBy as actorUuid',
-              sql<OrderActor>`${actor}`.as('actor'),
-            ]),
+          eb.selectFrom('o').select([
+            'o.uuid',
+            sql<OrderEventField>`'status'`.as('field'),
+            sql<string | null>`NULL`.as('fromValue'),
+            'o.status',
+            // The member who took a staff order; null for a guest's.
+            'o.createdBy as actorUuid',
+            sql<OrderActor>`${actor}`.as('actor'),
+          ]),
         )
         .returningAll(),
     )
