@@ -4,7 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Orders taken by the team and tables' tabs: each order names where it came
  * from (`online` for every order placed so far), the member who took it and
  * the tab it is a round of; tabs and the shares their bills are split into.
- * At most one tab of a menu's table is not closed.
+ * At most one tab of a menu's table is not closed. A payment may pay a share
+ * of a tab instead of an order.
  */
 export class OrderTabs1795890000000 implements MigrationInterface {
   name = 'OrderTabs1795890000000';
@@ -33,9 +34,17 @@ export class OrderTabs1795890000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "orders_tab_idx" ON "orders" ("tab_uuid") WHERE tab_uuid IS NOT NULL`,
     );
+    // A payment pays an order, or a share of a tab (then its order is null).
+    await queryRunner.query(`ALTER TABLE "payments" ALTER COLUMN "order_uuid" DROP NOT NULL`);
+    await queryRunner.query(
+      `CREATE INDEX "payments_share_idx" ON "payments" ("share_uuid") WHERE share_uuid IS NOT NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP INDEX "public"."payments_share_idx"`);
+    await queryRunner.query(`DELETE FROM "payments" WHERE "order_uuid" IS NULL`);
+    await queryRunner.query(`ALTER TABLE "payments" ALTER COLUMN "order_uuid" SET NOT NULL`);
     await queryRunner.query(`DROP INDEX "public"."orders_tab_idx"`);
     await queryRunner.query(`ALTER TABLE "orders" DROP COLUMN "tab_uuid"`);
     await queryRunner.query(`ALTER TABLE "orders" DROP COLUMN "created_by"`);

@@ -147,7 +147,7 @@ describe('tabs: a table that orders in rounds and pays at the end', () => {
   it('splits the bill exactly, refuses a bad split with nothing changed, and takes no round while settling', async () => {
     const first = expectOk(await placeOrderRequest(t, round('table_8', {}, [1, 2])), 201);
     const { uuid, tab_token: token } = first.tab;
-    const split = (body: unknown) =>
+    const split = (body: object) =>
       t.http
         .post(`${t.orders}/tab/${uuid}/split`)
         .set({ ...guestHeaders(t), 'x-tab-token': token })
@@ -214,7 +214,7 @@ describe('tabs: a table that orders in rounds and pays at the end', () => {
   it('closing with money due is for owner and manager, with a reason; the spent token opens nothing new', async () => {
     const first = expectOk(await placeOrderRequest(t, round('table_9')), 201);
     const { uuid, tab_token: token } = first.tab;
-    const close = (user: TestUser, body: unknown) =>
+    const close = (user: TestUser, body: object) =>
       t.http.post(`${t.core}/tabs/${uuid}/close`).set(user.headers).send(body);
     expectError(await close(staff, { reason: 'left' }), 403, 'FORBIDDEN');
     expectError(await close(manager, {}), 422, 'UNPROCESSABLE');

@@ -53,6 +53,7 @@ export const OPERATION_FLOW: readonly string[] = [
   'getGuestTab',
   'splitTab',
   'splitGuestTab',
+  'payTabShare',
   'closeTab',
   // payments
   'retryOrderPayment',

@@ -5,7 +5,7 @@ import { Transaction } from '../database/event-bus';
 import { ManualPaymentStatus, sumPaid } from './domain/payment-state';
 import { paymentsTotal } from './payment-metrics';
 import { refundable } from './payment-refunds';
-import { ChangedBy, OrderSnapshot, PaymentTransitions } from './payment-transitions';
+import { ChangedBy, OrderSnapshot, PaymentTransitions, ShareSnapshot } from './payment-transitions';
 import { PaymentRepository, PaymentRow } from './payment.repository';
 
 /**
@@ -80,6 +80,42 @@ export class PaymentManual {
       latest,
       latest.status === 'pending' ? { status: 'abandoned', nextCheckAt: null } : {},
       quiet,
+    );
+  }
+
+  /**
+   * Money the team collected for a share of a tab (cash, a transfer to the
+   * business's account), with the tip given with it: one paid payment of
+   * the share, in the caller's transaction, under the share's lock. The
+   * caller has checked the share is unpaid (it holds the tab's lock).
+   */
+  async recordShare(
+    tx: Transaction,
+    share: ShareSnapshot,
+    method: 'cash' | 'bank_transfer',
+    tip: string,
+    by: ChangedBy & { userUuid: string },
+  ): Promise<PaymentRow> {
+    await this.transitions.lock(tx, share.uuid);
+    return this.transitions.create(
+      tx,
+      {
+        orderUuid: null,
+        shareUuid: share.uuid,
+        businessUuid: share.businessUuid,
+        method,
+        channel: 'manual',
+        currency: share.currency,
+        status: 'paid',
+        amount: share.amount,
+        // What came in: the share and the tip given with it.
+        amountPaid: new Money(share.amount).plus(tip).toFixed(2),
+        tipAmount: tip,
+        paidAt: this.clock.now(),
+        recordedBy: by.userUuid,
+        nextCheckAt: null,
+      },
+      { ...by, notifyOwner: false },
     );
   }
 

@@ -170,6 +170,20 @@ export class PaymentRepository {
   }
 
   /** The payments of these orders, oldest first (creation, then uuid for a stable order). */
+  /** The payments of these shares of tabs, oldest first. */
+  async ofShares(manager: EntityManager, shareUuids: readonly string[]): Promise<PaymentRow[]> {
+    if (shareUuids.length === 0) return [];
+    return fetchAll(
+      manager,
+      db
+        .selectFrom('payments')
+        .selectAll()
+        .where('shareUuid', 'in', [...shareUuids])
+        .orderBy('createdAt')
+        .orderBy('uuid'),
+    );
+  }
+
   async ofOrders(manager: EntityManager, orderUuids: readonly string[]): Promise<PaymentRow[]> {
     if (orderUuids.length === 0) return [];
     return fetchAll(

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { GuestOrderResponseDto, OrderResponseDto } from '../dto/order-response.dto';
 import { TAB_STATUSES } from './tab.entity';
 
@@ -51,6 +51,22 @@ export class TabResponseDto {
   close_reason!: string | null;
   /** The party's capability for the tab (rounds, bill, split, paying a share). */
   tab_token!: string;
+}
+
+export class PayShareDto {
+  /** Money the team collected: `cash` or `bank_transfer` (to the business's own account). */
+  @ApiProperty({ enum: ['cash', 'bank_transfer'] })
+  @IsIn(['cash', 'bank_transfer'])
+  method!: 'cash' | 'bank_transfer';
+
+  /** A tip given with the share, decimal text; not part of the tab's total. */
+  @ApiProperty({ required: false, example: '2.00' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{1,10}(\.\d{1,2})?$/, {
+    message: 'tip_amount must be a non-negative decimal string such as "2.00"',
+  })
+  tip_amount?: string;
 }
 
 export class ListTabsQueryDto {

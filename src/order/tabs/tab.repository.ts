@@ -197,6 +197,51 @@ export class TabRepository {
     );
   }
 
+  /** A share of the tab that a split has not replaced; null for none. */
+  async findShare(
+    manager: EntityManager,
+    tabUuid: string,
+    shareUuid: string,
+  ): Promise<TabShareEntity | null> {
+    return (
+      (await fetchOne(
+        manager,
+        db
+          .selectFrom('tabShares')
+          .selectAll()
+          .where('tabUuid', '=', tabUuid)
+          .where('uuid', '=', shareUuid)
+          .where('status', '<>', 'replaced'),
+      )) ?? null
+    );
+  }
+
+  async findShareByUuid(manager: EntityManager, uuid: string): Promise<TabShareEntity | null> {
+    return (
+      (await fetchOne(manager, db.selectFrom('tabShares').selectAll().where('uuid', '=', uuid))) ??
+      null
+    );
+  }
+
+  async markSharePaid(manager: EntityManager, uuid: string): Promise<void> {
+    await execute(
+      manager,
+      db.updateTable('tabShares').set({ status: 'paid' }).where('uuid', '=', uuid),
+    );
+  }
+
+  /** A tab that closed paid: its rounds are paid with it. */
+  async markRoundsPaid(manager: EntityManager, tabUuid: string): Promise<void> {
+    await execute(
+      manager,
+      db
+        .updateTable('orders')
+        .set({ paymentStatus: 'paid', updatedAt: sql<Date>`now()` })
+        .where('tabUuid', '=', tabUuid)
+        .where('paymentStatus', '=', 'on_tab'),
+    );
+  }
+
   async setStatus(
     manager: EntityManager,
     uuid: string,

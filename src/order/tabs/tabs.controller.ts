@@ -4,7 +4,7 @@ import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../../auth/auth.decorat
 import { ApiEnvelope, ApiErrors } from '../../http/api-docs';
 import { Message } from '../../http/envelope.interceptor';
 import { SpaceController } from '../../http/url-space';
-import { CloseTabDto, ListTabsQueryDto, SplitTabDto, TabResponseDto } from './tab.dto';
+import { CloseTabDto, ListTabsQueryDto, PayShareDto, SplitTabDto, TabResponseDto } from './tab.dto';
 import { TabsService } from './tabs.service';
 
 const SPLIT_RULES =
@@ -72,6 +72,30 @@ export class TabsController {
     @Body() dto: SplitTabDto,
   ): Promise<TabResponseDto> {
     return this.tabs.splitByStaff(user, uuid, dto);
+  }
+
+  @Post('tabs/:uuid/shares/:share_uuid/payments')
+  @HttpCode(201)
+  @Message('Share paid')
+  @ApiOperation({
+    summary: 'Record a share of a tab paid in cash or by transfer',
+    description:
+      'Owner, manager or staff: `{"method": "cash"|"bank_transfer", "tip_amount"}` records the share paid ' +
+      '(one payment of its amount, with the tip, which does not count toward the tab’s total). A share ' +
+      'already paid is 409 (two people recording one share at once record it once); a replaced or ' +
+      'unknown share is 404; a closed tab 409. When what is paid reaches the tab’s total the tab closes ' +
+      'by itself and its rounds become `paid`. Answers 201 with the tab.',
+  })
+  @Auth()
+  @ApiEnvelope(TabResponseDto, { status: 201 })
+  @ApiErrors(400, 404, 409)
+  payTabShare(
+    @CurrentUser() user: AuthUser,
+    @Param('uuid') uuid: string,
+    @Param('share_uuid') shareUuid: string,
+    @Body() dto: PayShareDto,
+  ): Promise<TabResponseDto> {
+    return this.tabs.payShareByStaff(user, uuid, shareUuid, dto);
   }
 
   @Post('tabs/:uuid/close')

@@ -17,7 +17,11 @@ import {
   SplitLine,
   toUnits,
 } from './domain/bill-split';
-import { CloseTabDto, SplitTabDto, TabResponseDto } from './tab.dto';
+import { CloseTabDto, PayShareDto, SplitTabDto, TabResponseDto } from './tab.dto';
+import { Clock } from '../../common/clock';
+import { Money } from '../../common/money';
+import { PaymentChanged, PaymentRow, PaymentService, toPaymentRecords } from '../../payment';
+import { Transaction } from '../../database/event-bus';
 import { TabEntity, TabShareEntity, TabShareLine, TabStatus } from './tab.entity';
 import { NewShare, TabRepository } from './tab.repository';
 import { TabTokens } from './tab-tokens';
@@ -122,7 +126,93 @@ export class TabsService {
     private readonly tokens: TabTokens,
     private readonly access: AccessPolicy,
     private readonly bus: EventBus,
-  ) {}
+    private readonly payments: PaymentService,
+    private readonly clock: Clock,
+  ) {
+    bus.on('payment.changed', (event, tx) => this.heardOfPayment(event, tx));
+  }
+
+  /**
+   * R114: the team records money it collected for a share (cash, or a
+   * transfer to the business's account), with a tip. Under the tab's lock:
+   * a share already paid is 409 before anything is written, so two people
+   * paying one share at once pay it once.
+   */
+  async payShareByStaff(
+    user: AuthUser,
+    uuid: string,
+    shareUuid: string,
+    dto: PayShareDto,
+  ): Promise<TabResponseDto> {
+    const found = await this.staffTab(user, uuid, 'order.take');
+    const tab = await this.bus.transaction(async (tx) => {
+      const role = await this.access.requireAccess(
+        user,
+        'order.take',
+        found.businessUuid,
+        {},
+        tx.manager,
+      );
+      const tab = (await this.tabs.findForUpdate(tx.manager, found.uuid))!;
+      if (tab.status === 'closed') {
+        throw ApiError.conflict('The tab is closed.', [
+          { field: 'tab', message: 'the tab is closed' },
+        ]);
+      }
+      const share = isUuid(shareUuid)
+        ? await this.tabs.findShare(tx.manager, tab.uuid, shareUuid.toLowerCase())
+        : null;
+      if (!share) throw ApiError.notFound('The share does not exist.');
+      if (share.status === 'paid') {
+        throw ApiError.conflict('The share is already paid.', [
+          { field: 'share_uuid', message: 'the share is paid' },
+        ]);
+      }
+      await this.payments.recordSharePayment(
+        tx,
+        {
+          uuid: share.uuid,
+          businessUuid: tab.businessUuid,
+          amount: share.amount,
+          currency: tab.currency,
+        },
+        dto.method,
+        new Money(dto.tip_amount ?? '0').toFixed(2),
+        { actor: role, userUuid: user.uuid },
+      );
+      return (await this.tabs.find(tab.uuid, tx.manager))!;
+    });
+    return this.view(tab, { kind: 'staff' });
+  }
+
+  /**
+   * A payment of a share changed, in its transaction: the share is paid
+   * once its payments (tips aside) reach its amount, and the tab closes by
+   * itself when what is paid reaches its total (R113), its rounds paid.
+   */
+  private async heardOfPayment(event: PaymentChanged, tx: Transaction): Promise<void> {
+    if (!event.shareUuid) return;
+    const share = await this.tabs.findShareByUuid(tx.manager, event.shareUuid);
+    if (!share || share.status !== 'unpaid') return;
+    const tab = (await this.tabs.findForUpdate(tx.manager, share.tabUuid))!;
+    const payments = await this.payments.ofShares([share.uuid], tx.manager);
+    if (sharePaid(payments).lt(share.amount)) return;
+    await this.tabs.markSharePaid(tx.manager, share.uuid);
+    const money = await this.money(tx.manager, tab);
+    if (tab.status === 'closed' || money.due > 0) return;
+    const closed = await this.tabs.setStatus(tx.manager, tab.uuid, {
+      status: 'closed',
+      closedAt: this.clock.now(),
+      closedByRole: 'system',
+    });
+    await this.tabs.markRoundsPaid(tx.manager, tab.uuid);
+    await tx.emit('tab.closed', {
+      tab: closed,
+      total: formatUnits(money.total),
+      paid: formatUnits(money.paid),
+      due: formatUnits(money.due),
+    });
+  }
 
   async list(
     user: AuthUser,
@@ -192,7 +282,7 @@ export class TabsService {
       }
       const updated = await this.tabs.setStatus(tx.manager, tab.uuid, {
         status: 'closed',
-        closedAt: new Date(),
+        closedAt: this.clock.now(),
         closedBy: user.uuid,
         closedByRole: role,
         closeReason: money.due > 0 ? reason : null,
@@ -334,6 +424,7 @@ export class TabsService {
   private async view(tab: TabEntity, reader: Reader): Promise<TabResponseDto> {
     const allRounds = await this.tabs.roundsOf([tab.uuid]);
     const { total, paid, due, shares } = await this.money(this.tabs.manager, tab);
+    const sharePayments = await this.payments.ofShares(shares.map((share) => share.uuid));
     const rounds =
       reader.kind === 'staff'
         ? await this.views.owners(allRounds)
@@ -349,19 +440,34 @@ export class TabsService {
       paid: formatUnits(paid),
       due: formatUnits(due),
       currency: tab.currency,
-      shares: shares.map((share) => ({
-        uuid: share.uuid,
-        amount: share.amount,
-        tip: '0.00',
-        status: share.status,
-        split_by: share.splitBy,
-        lines: share.lines,
-        payments: [],
-      })),
+      shares: shares.map((share) => {
+        const payments = sharePayments.filter((payment) => payment.shareUuid === share.uuid);
+        return {
+          uuid: share.uuid,
+          amount: share.amount,
+          tip: payments
+            .filter((payment) => payment.status === 'paid')
+            .reduce((sum, payment) => sum.plus(payment.tipAmount), new Money(0))
+            .toFixed(2),
+          status: share.status,
+          split_by: share.splitBy,
+          lines: share.lines,
+          payments: toPaymentRecords({ payments, refunds: [] }),
+        };
+      }),
       opened_at: iso(tab.openedAt)!,
       closed_at: iso(tab.closedAt),
       close_reason: tab.closeReason,
       tab_token: this.tokens.tokenFor(tab.uuid),
     };
   }
+}
+
+/** What a share's paid payments brought in, their tips aside. */
+function sharePaid(payments: readonly PaymentRow[]): Money {
+  return payments.reduce(
+    (sum, payment) =>
+      payment.status === 'paid' ? sum.plus(payment.amountPaid).minus(payment.tipAmount) : sum,
+    new Money(0),
+  );
 }
