@@ -4,9 +4,12 @@ import { createUser, TestUser } from './support/factory';
 import { guestHeaders, orderBody, placeOrderRequest } from './support/order';
 import { addMember } from './support/team';
 import { startTestApp, TestApp } from './support/test-app';
+import { WebhookReceiver } from './support/webhook-receiver';
+import { OutboxWorker } from '../src/outbox/outbox.worker';
 
 // R113: a tab closes by itself when what is paid reaches its total.
 // R114: one share is paid once, however many record it at once.
+// R115: `tab.closed` goes to the webhooks.
 /**
  * Paying a tab's shares through payment records of their own: the team
  * records cash or a transfer with a tip; a share is paid once; the last
@@ -18,9 +21,11 @@ describe('tabs: paying the shares', () => {
   let staff: TestUser;
   let outsider: TestUser;
   let catalog: Catalog;
+  const receiver = new WebhookReceiver();
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    await receiver.start();
     [owner, staff, outsider] = [await createUser(t), await createUser(t), await createUser(t)];
     catalog = await newCatalog(t, owner, {
       menu: {
@@ -32,6 +37,7 @@ describe('tabs: paying the shares', () => {
   });
 
   afterAll(async () => {
+    await receiver.stop();
     await t.close();
   });
 
@@ -65,6 +71,13 @@ describe('tabs: paying the shares', () => {
   }
 
   it('records a share paid with its tip; the last share closes the tab and pays its rounds', async () => {
+    expectOk(
+      await t.http
+        .post(`${t.core}/webhooks`)
+        .set(owner.headers)
+        .send({ url: receiver.url('/tabs'), events: ['tab.closed'] }),
+      201,
+    );
     const { round, tab } = await splitTab('t1', 2);
     expect(tab.shares.map((s: any) => s.amount)).toEqual(['5.01', '5.00']);
     const [first, second] = tab.shares;
@@ -105,6 +118,21 @@ describe('tabs: paying the shares', () => {
     // The round's own payments are untouched: it never had one.
     expect(closed.rounds[0].payments).toEqual([]);
     expectError(await pay(staff, tab.uuid, second.uuid, { method: 'cash' }), 409, 'CONFLICT');
+
+    // The owner's endpoint hears that the tab closed, once.
+    await t.app.get(OutboxWorker).drain();
+    const sent = receiver.received.filter((request) => request.path === '/tabs');
+    expect(sent).toHaveLength(1);
+    const event = JSON.parse(sent[0].body);
+    expect(event.type).toBe('tab.closed');
+    expect(event.data.tab).toMatchObject({
+      uuid: tab.uuid,
+      status: 'closed',
+      total: '10.01',
+      paid: '10.01',
+      due: '0.00',
+      round_uuids: [round.uuid],
+    });
   });
 
   it('people recording one share at once record it once', async () => {

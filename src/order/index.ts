@@ -20,3 +20,4 @@ export { OrderViews } from './order-views';
 export { OrderStatusMoves } from './order-status-moves';
 export type { MoveBy, MoveExtras } from './order-status-moves';
 export { OrderModule } from './order.module';
+export type { TabClosed } from './tabs/tab-events';

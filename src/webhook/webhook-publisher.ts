@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { EventBus } from '../database/event-bus';
-import { OrderChangeKind, OrderEntity, OrderInboxService } from '../order';
+import { OrderChangeKind, OrderEntity, OrderInboxService, TabClosed } from '../order';
 import { eventOfChange, WebhookEventType } from './domain/webhook-events';
 import { WebhookQueue } from './webhook-queue';
 import { WebhookRepository } from './webhook.repository';
@@ -27,6 +27,20 @@ export class WebhookPublisher implements OnModuleInit {
     this.bus.on('order.changed', ({ order, changes }, tx) =>
       this.publish(tx.manager, order, changes),
     );
+    this.bus.on('tab.closed', (event, tx) => this.publishTabClosed(tx.manager, event));
+  }
+
+  /** A table's tab closed: `tab.closed` with the tab's summary, to the endpoints that want it. */
+  async publishTabClosed(manager: EntityManager, event: TabClosed): Promise<void> {
+    const endpoints = await this.repository.matchingEndpoints(
+      manager,
+      event.ownerUuid,
+      event.businessUuid,
+      'tab.closed',
+    );
+    for (const endpoint of endpoints) {
+      await this.queue.enqueueEvent(manager, endpoint, 'tab.closed', { tab: event.tab });
+    }
   }
 
   async publish(

@@ -31,12 +31,7 @@ const LIST_LIMIT = 200;
 /** Rounds that do not count toward the bill. */
 const ENDED_UNPAID = new Set(['cancelled', 'rejected']);
 
-declare module '../../database/event-bus' {
-  interface AppEvents {
-    /** A tab closed: paid, or by an owner or manager with money due. */
-    'tab.closed': { tab: TabEntity; total: string; paid: string; due: string };
-  }
-}
+import { TabClosed } from './tab-events';
 
 function iso(value: Date | string | null): string | null {
   return value === null ? null : new Date(value).toISOString();
@@ -206,12 +201,7 @@ export class TabsService {
       closedByRole: 'system',
     });
     await this.tabs.markRoundsPaid(tx.manager, tab.uuid);
-    await tx.emit('tab.closed', {
-      tab: closed,
-      total: formatUnits(money.total),
-      paid: formatUnits(money.paid),
-      due: formatUnits(money.due),
-    });
+    await tx.emit('tab.closed', closedEvent(closed, money));
   }
 
   async list(
@@ -287,12 +277,7 @@ export class TabsService {
         closedByRole: role,
         closeReason: money.due > 0 ? reason : null,
       });
-      await tx.emit('tab.closed', {
-        tab: updated,
-        total: formatUnits(money.total),
-        paid: formatUnits(money.paid),
-        due: formatUnits(money.due),
-      });
+      await tx.emit('tab.closed', closedEvent(updated, money));
       return updated;
     });
     return this.view(closed, { kind: 'staff' });
@@ -470,4 +455,30 @@ function sharePaid(payments: readonly PaymentRow[]): Money {
       payment.status === 'paid' ? sum.plus(payment.amountPaid).minus(payment.tipAmount) : sum,
     new Money(0),
   );
+}
+
+/** What `tab.closed` carries: the tab's summary as the webhooks send it. */
+function closedEvent(
+  tab: TabEntity,
+  money: { total: number; paid: number; due: number; rounds: readonly OrderEntity[] },
+): TabClosed {
+  return {
+    ownerUuid: tab.ownerUuid,
+    businessUuid: tab.businessUuid,
+    tab: {
+      uuid: tab.uuid,
+      business_uuid: tab.businessUuid,
+      menu_uuid: tab.menuUuid,
+      table: tab.table,
+      status: 'closed',
+      total: formatUnits(money.total),
+      paid: formatUnits(money.paid),
+      due: formatUnits(money.due),
+      currency: tab.currency,
+      opened_at: iso(tab.openedAt)!,
+      closed_at: iso(tab.closedAt),
+      close_reason: tab.closeReason,
+      round_uuids: money.rounds.map((round) => round.uuid),
+    },
+  };
 }

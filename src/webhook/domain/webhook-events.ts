@@ -3,6 +3,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'order.created',
   'order.status_changed',
   'order.payment_changed',
+  'tab.closed',
   'ping',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
