@@ -30,6 +30,7 @@ export class WebhookPublisher implements OnModuleInit {
     this.bus.on('tab.closed', (event, tx) => this.publishTabClosed(tx.manager, event));
   }
 
+  // R115: a closed tab is an event of its own.
   /** A table's tab closed: `tab.closed` with the tab's summary, to the endpoints that want it. */
   async publishTabClosed(manager: EntityManager, event: TabClosed): Promise<void> {
     const endpoints = await this.repository.matchingEndpoints(

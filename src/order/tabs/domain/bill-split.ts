@@ -1,3 +1,4 @@
+// R111: shares sum to the amount due exactly.
 /**
  * Splitting what a tab still owes into shares, in minor units (cents), so
  * the shares always sum to the amount due exactly.
