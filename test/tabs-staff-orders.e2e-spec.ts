@@ -122,6 +122,30 @@ describe('orders taken by the team', () => {
     );
   });
 
+  it('the sales report counts sales by channel, and the CSV names each order’s channel', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const report = expectOk(
+      await t.http
+        .get(
+          `${t.core}/businesses/${team.catalog.business.uuid}/reports/sales?from=${today}&to=${today}`,
+        )
+        .set(team.owner.headers),
+    );
+    // Only the accepted waiter's order is a sale; the pending ones are not.
+    expect(report.by_channel).toEqual({ waiter: { orders: 1, total: expect.any(String) } });
+    const csv = await t.http
+      .get(
+        `${t.core}/businesses/${team.catalog.business.uuid}/orders.csv?from=${today}&to=${today}`,
+      )
+      .set(team.owner.headers);
+    expect(csv.status).toBe(200);
+    const [header, ...rows] = csv.text.trim().split(/\r?\n/);
+    expect(header.split(',').at(-1)).toBe('channel');
+    expect(rows.map((row) => row.split(',').at(-1)).sort()).toEqual(
+      expect.arrayContaining(['online', 'phone', 'waiter', 'walk_in']),
+    );
+  });
+
   it('the same rules as a guest’s order: a wrong amount is 422 and nothing is stored', async () => {
     const before = await rowCounts(t);
     const res = await staffOrder(team.staff, body({ amount: '0.01' }));

@@ -116,7 +116,7 @@ export class OrderPlacementService {
   }
 
   /**
-   * An order the team takes (D85): the guest's rules but the opening hours
+   * An order the team takes: the guest's rules but the opening hours
    * and the switch, the member recorded as its author, placed accepted when
    * asked, and a round of a tab when it names one or is for a table whose
    * tab is open.
@@ -207,7 +207,7 @@ export class OrderPlacementService {
       }
     }
     if (!origin.member) {
-      // R107: a guest's answers never name the people who work there (D98).
+      // R107: a guest's answers never name the people who work there.
       delete body.created_by;
     }
     // The guest's token is derived from the order, never stored: the replay answers the same one.

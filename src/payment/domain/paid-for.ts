@@ -1,5 +1,5 @@
 /**
- * What a payment pays: an order, or a share of a table's tab (D66). Every
+ * What a payment pays: an order, or a share of a table's tab. Every
  * change of a payment takes the lock of what it pays (the uuid of the order
  * or of the share), so the payments of one order, or of one share, change
  * one at a time.
