@@ -36,6 +36,7 @@ export class OrderTabs1795890000000 implements MigrationInterface {
     );
     // A payment pays an order, or a share of a tab (then its order is null).
     await queryRunner.query(`ALTER TABLE "payments" ALTER COLUMN "order_uuid" DROP NOT NULL`);
+    await queryRunner.query(`ALTER TABLE "payment_events" ALTER COLUMN "order_uuid" DROP NOT NULL`);
     await queryRunner.query(
       `CREATE INDEX "payments_share_idx" ON "payments" ("share_uuid") WHERE share_uuid IS NOT NULL`,
     );
@@ -43,6 +44,8 @@ export class OrderTabs1795890000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP INDEX "public"."payments_share_idx"`);
+    await queryRunner.query(`DELETE FROM "payment_events" WHERE "order_uuid" IS NULL`);
+    await queryRunner.query(`ALTER TABLE "payment_events" ALTER COLUMN "order_uuid" SET NOT NULL`);
     await queryRunner.query(`DELETE FROM "payments" WHERE "order_uuid" IS NULL`);
     await queryRunner.query(`ALTER TABLE "payments" ALTER COLUMN "order_uuid" SET NOT NULL`);
     await queryRunner.query(`DROP INDEX "public"."orders_tab_idx"`);

@@ -54,6 +54,7 @@ export const OPERATION_FLOW: readonly string[] = [
   'splitTab',
   'splitGuestTab',
   'payTabShare',
+  'payGuestTabShare',
   'closeTab',
   // payments
   'retryOrderPayment',

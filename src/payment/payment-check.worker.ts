@@ -1,4 +1,4 @@
-import { lockKeyOf, orderOf } from './domain/paid-for';
+import { lockKeyOf } from './domain/paid-for';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
@@ -101,7 +101,7 @@ export class PaymentCheckWorker implements OnApplicationBootstrap, OnModuleDestr
         return;
       }
       if (answer.ok && answer.state.kind === 'failed') {
-        await this.charges.record(orderOf(payment), payment.uuid, answer);
+        await this.charges.record(lockKeyOf(payment), payment.uuid, answer);
         return;
       }
     }

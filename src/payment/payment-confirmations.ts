@@ -81,7 +81,7 @@ export class PaymentConfirmations {
         eventKey,
         eventType: `charge.${charge.outcome}`,
         reference: charge.reference,
-        orderUuid: orderOf(payment),
+        orderUuid: payment.orderUuid,
         paymentUuid: payment.uuid,
         outcome: 'none',
         detail: {
@@ -171,7 +171,7 @@ export class PaymentConfirmations {
         eventKey: event.key,
         eventType: 'refund.processed',
         reference: event.reference,
-        orderUuid: orderOf(payment),
+        orderUuid: payment.orderUuid,
         paymentUuid: payment.uuid,
         outcome: 'none',
         detail: { refund_id: event.refundId, amount: event.amountMinor, currency: event.currency },

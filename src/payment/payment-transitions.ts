@@ -34,6 +34,15 @@ export interface ShareSnapshot {
   currency: string | null;
 }
 
+/** A share charged from the tab page: who pays (an email for the provider), the tip, a reference base. */
+export interface ShareChargeSnapshot extends ShareSnapshot {
+  email: string;
+  /** The tip given with the share, decimal text. */
+  tip: string;
+  /** The base of the share's payment references (`<base>-<n>`). */
+  reference: string;
+}
+
 /**
  * The only way a payment changes: written in the caller's transaction, which
  * holds the order's payments lock, then published as `payment.changed` in

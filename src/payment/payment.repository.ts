@@ -70,7 +70,8 @@ export interface NewProviderEvent {
   eventKey: string;
   eventType: string;
   reference: string;
-  orderUuid: string;
+  /** Null for a payment of a tab's share. */
+  orderUuid: string | null;
   paymentUuid: string | null;
   outcome: string;
   detail: Record<string, unknown>;

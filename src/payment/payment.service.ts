@@ -15,7 +15,12 @@ import {
 import { PaymentConfirmations } from './payment-confirmations';
 import { PaymentManual } from './payment-manual';
 import { PaymentRefunds, refundable, RefundRequest, RefundResult } from './payment-refunds';
-import { ChangedBy, OrderSnapshot, ShareSnapshot } from './payment-transitions';
+import {
+  ChangedBy,
+  OrderSnapshot,
+  ShareChargeSnapshot,
+  ShareSnapshot,
+} from './payment-transitions';
 import { PaymentRepository, PaymentRow } from './payment.repository';
 import { PaymentProviders } from './providers/payment-providers';
 
@@ -133,6 +138,15 @@ export class PaymentService {
     by: ChangedBy & { userUuid: string },
   ): Promise<PaymentRow> {
     return this.manual.recordShare(tx, share, method, tip, by);
+  }
+
+  /** A charge for a share of a tab, from the tab page (409 for a share paid or with a charge open). */
+  createShareCharge(
+    share: ShareChargeSnapshot,
+    body: CreatePaymentDto,
+    context: CheckoutContext,
+  ): Promise<PaymentRow> {
+    return this.charges.createForShare(share, body, context);
   }
 
   /** The payments of these shares of tabs, oldest first (read on `manager`). */

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { CreatePaymentDto } from '../../payment';
 import { GuestOrderResponseDto, OrderResponseDto } from '../dto/order-response.dto';
 import { TAB_STATUSES } from './tab.entity';
 
@@ -65,6 +66,18 @@ export class PayShareDto {
   @IsString()
   @Matches(/^\d{1,10}(\.\d{1,2})?$/, {
     message: 'tip_amount must be a non-negative decimal string such as "2.00"',
+  })
+  tip_amount?: string;
+}
+
+/** The party pays a share from the tab page: an order page's charge body, and a tip. */
+export class PayShareChargeDto extends CreatePaymentDto {
+  /** A tip given with the share, decimal text; charged with it, not part of the tab's total. */
+  @ApiProperty({ required: false, example: '1.00' })
+  @IsOptional()
+  @IsString()
+  @Matches(/^\d{1,10}(\.\d{1,2})?$/, {
+    message: 'tip_amount must be a non-negative decimal string such as "1.00"',
   })
   tip_amount?: string;
 }

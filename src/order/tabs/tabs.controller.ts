@@ -1,10 +1,18 @@
-import { Body, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, Headers, HttpCode, Ip, Param, Post, Query } from '@nestjs/common';
+import { PaymentRecordResponseDto } from '../../payment';
 import { ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../../http/api-docs';
 import { Message } from '../../http/envelope.interceptor';
 import { SpaceController } from '../../http/url-space';
-import { CloseTabDto, ListTabsQueryDto, PayShareDto, SplitTabDto, TabResponseDto } from './tab.dto';
+import {
+  CloseTabDto,
+  ListTabsQueryDto,
+  PayShareChargeDto,
+  PayShareDto,
+  SplitTabDto,
+  TabResponseDto,
+} from './tab.dto';
 import { TabsService } from './tabs.service';
 
 const SPLIT_RULES =
@@ -161,6 +169,34 @@ export class TabGuestController {
     @Query('tab_token') query: unknown,
   ): Promise<TabResponseDto> {
     return this.tabs.forGuest(uuid, tokenOf(header, query));
+  }
+
+  @Post('tab/:uuid/shares/:share_uuid/payments')
+  @Message('Payment opened')
+  @ApiOperation({
+    summary: 'Pay a share of a tab as its party',
+    description:
+      'API key and the tab token (404 when wrong or missing): the body of an order page’s payment ' +
+      '(`{"channel": "ussd", "bank": "737"}`, mobile money or `bank_transfer`) and an optional ' +
+      '`tip_amount`, charged with the share through Paystack’s Charge API; answers 201 with the ' +
+      'payment and its `next_action`. A share already paid, or with a charge still open, is 409 before ' +
+      'Paystack is asked, so two guests paying one share at once pay it once. The charge confirms ' +
+      'itself as an order’s does; the share becomes paid, and the tab closes when all is paid.',
+  })
+  @ApiKeyOnly()
+  @ApiHeader(TAB_TOKEN_HEADER)
+  @ApiQuery(TAB_TOKEN_QUERY)
+  @ApiEnvelope(PaymentRecordResponseDto, { status: 201 })
+  @ApiErrors(400, 404, 409, 422, 429)
+  payGuestTabShare(
+    @Param('uuid') uuid: string,
+    @Param('share_uuid') shareUuid: string,
+    @Headers('x-tab-token') header: string | undefined,
+    @Query('tab_token') query: unknown,
+    @Body() dto: PayShareChargeDto,
+    @Ip() ip: string,
+  ): Promise<PaymentRecordResponseDto> {
+    return this.tabs.payShareByGuest(uuid, tokenOf(header, query), shareUuid, dto, ip);
   }
 
   @Post('tab/:uuid/split')

@@ -20,7 +20,18 @@ import {
 import { CloseTabDto, PayShareDto, SplitTabDto, TabResponseDto } from './tab.dto';
 import { Clock } from '../../common/clock';
 import { Money } from '../../common/money';
-import { PaymentChanged, PaymentRow, PaymentService, toPaymentRecords } from '../../payment';
+import {
+  CreatePaymentDto,
+  PaymentChanged,
+  PaymentRecordResponseDto,
+  PaymentRow,
+  PaymentService,
+  toPaymentRecords,
+} from '../../payment';
+import { EntityService } from '../../entity';
+import { RateLimitService } from '../../rate-limit/rate-limit.service';
+import { AppConfig } from '../../config/config';
+import { InjectConfig } from '../../config/config.module';
 import { Transaction } from '../../database/event-bus';
 import { TabEntity, TabShareEntity, TabShareLine, TabStatus } from './tab.entity';
 import { NewShare, TabRepository } from './tab.repository';
@@ -123,6 +134,9 @@ export class TabsService {
     private readonly bus: EventBus,
     private readonly payments: PaymentService,
     private readonly clock: Clock,
+    private readonly entities: EntityService,
+    private readonly limiter: RateLimitService,
+    @InjectConfig() private readonly config: AppConfig,
   ) {
     bus.on('payment.changed', (event, tx) => this.heardOfPayment(event, tx));
   }
@@ -178,6 +192,84 @@ export class TabsService {
       return (await this.tabs.find(tab.uuid, tx.manager))!;
     });
     return this.view(tab, { kind: 'staff' });
+  }
+
+  /**
+   * R114: the party pays a share from the tab page (the body of an order's
+   * charge: USSD, mobile money or a bank transfer, plus `tip_amount`). A
+   * share paid, or with a charge still open, is 409 before the provider is
+   * asked; the charge confirms itself as an order's does, and the share and
+   * the tab follow (see heardOfPayment).
+   */
+  async payShareByGuest(
+    uuid: string,
+    token: unknown,
+    shareUuid: string,
+    dto: CreatePaymentDto & { tip_amount?: unknown },
+    ip: string,
+  ): Promise<PaymentRecordResponseDto> {
+    const tab = await this.guestTab(uuid, token);
+    await this.limiter.consume(
+      'payment-charge-ip',
+      ip,
+      this.config.rateLimitPaymentPerIpPerMinute,
+      60,
+    );
+    await this.limiter.consume(
+      'payment-charge-order',
+      tab.uuid,
+      this.config.rateLimitPaymentPerOrderPerMinute,
+      60,
+    );
+    const tip = dto.tip_amount ?? '0';
+    if (typeof tip !== 'string' || !AMOUNT.test(tip)) {
+      throw ApiError.validation([
+        { field: 'tip_amount', message: 'must be a non-negative decimal string such as "2.00"' },
+      ]);
+    }
+    if (tab.status === 'closed') {
+      throw ApiError.conflict('The tab is closed.', [
+        { field: 'tab', message: 'the tab is closed' },
+      ]);
+    }
+    const share = isUuid(shareUuid)
+      ? await this.tabs.findShare(this.tabs.manager, tab.uuid, shareUuid.toLowerCase())
+      : null;
+    if (!share) throw ApiError.notFound('The share does not exist.');
+    if (share.status === 'paid') {
+      throw ApiError.conflict('The share is already paid.', [
+        { field: 'share_uuid', message: 'the share is paid' },
+      ]);
+    }
+    const orderable = await this.entities.findOrderableMenu(tab.menuUuid, []);
+    if (!orderable) {
+      throw ApiError.unprocessable('The menu of this tab no longer takes payments.', [
+        { field: 'menu_uuid', message: 'the menu or its business is no longer public' },
+      ]);
+    }
+    const rounds = await this.tabs.roundsOf([tab.uuid]);
+    const email = rounds.find((round) => round.customerEmailAddress)?.customerEmailAddress;
+    const { tip_amount: _tip, ...body } = dto;
+    const payment = await this.payments.createShareCharge(
+      {
+        uuid: share.uuid,
+        businessUuid: tab.businessUuid,
+        amount: share.amount,
+        currency: tab.currency,
+        tip: new Money(tip).toFixed(2),
+        email: email || `tab-${tab.uuid}@guests.invalid`,
+        reference: `TAB-${tab.uuid.slice(0, 8).toUpperCase()}-${share.position}`,
+      },
+      body as CreatePaymentDto,
+      { menu: orderable.menu.extraData, business: orderable.business.extraData },
+    );
+    const [record] = toPaymentRecords({
+      payments: await this.payments
+        .ofShares([share.uuid])
+        .then((rows) => rows.filter((row) => row.uuid === payment.uuid)),
+      refunds: [],
+    });
+    return record;
   }
 
   /**

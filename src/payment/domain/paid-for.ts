@@ -11,9 +11,9 @@ export function lockKeyOf(payment: { orderUuid: string | null; shareUuid: string
 }
 
 /**
- * The order of a payment the provider reports on (a webhook, a check, a
- * refund). A share's payments are recorded by the team by hand only, so no
- * report ever names one; should one, it is refused rather than misfiled.
+ * The order of a payment being refunded. Refunds go through an order's
+ * refund, which takes only that order's payments: a share's payment never
+ * reaches here; should one, it is refused rather than misfiled.
  */
 export function orderOf(payment: { uuid: string; orderUuid: string | null }): string {
   if (!payment.orderUuid) {
