@@ -122,6 +122,27 @@ describe('tabs: the party pays its shares', () => {
     expect(closed.rounds[0].payment_status).toBe('paid');
   });
 
+  it('a share being paid is not split away; closing with money due abandons its charge', async () => {
+    const { uuid, token, tab } = await splitTab('p4');
+    const payment = expectOk(
+      await pay(uuid, token, tab.shares[0].uuid, { channel: 'ussd', bank: '737' }),
+      201,
+    );
+    const resplit = await card.t.http
+      .post(`${card.t.orders}/tab/${uuid}/split`)
+      .set(asParty(token))
+      .send({ by: 'equal', parts: 3 });
+    expectError(resplit, 409, 'CONFLICT');
+    const closed = expectOk(
+      await card.t.http
+        .post(`${card.t.core}/tabs/${uuid}/close`)
+        .set(card.owner.headers)
+        .send({ reason: 'The party left' }),
+    );
+    expect(closed).toMatchObject({ status: 'closed', close_reason: 'The party left' });
+    expect(closed.shares[0].payments[0]).toMatchObject({ uuid: payment.uuid, status: 'abandoned' });
+  });
+
   it('a wrong token is 404 and opens no charge', async () => {
     const { uuid, tab } = await splitTab('p3');
     const before = card.fake.charges.length;

@@ -119,6 +119,30 @@ export class PaymentManual {
     );
   }
 
+  /**
+   * A tab closed with money due: the open (pending) payments of these
+   * shares are abandoned, each under its share's lock, in the caller's
+   * transaction. A charge paid later still counts (its money is real).
+   */
+  async abandonShares(
+    tx: Transaction,
+    shareUuids: readonly string[],
+    by: ChangedBy & { userUuid: string },
+  ): Promise<void> {
+    for (const shareUuid of shareUuids) {
+      await this.transitions.lock(tx, shareUuid);
+      for (const payment of await this.payments.ofShares(tx.manager, [shareUuid])) {
+        if (payment.status !== 'pending') continue;
+        await this.transitions.change(
+          tx,
+          payment,
+          { status: 'abandoned', nextAction: null, nextCheckAt: null },
+          { ...by, notifyOwner: false },
+        );
+      }
+    }
+  }
+
   /** What is left to pay, recorded as paid: on the open manual payment, or as a new one. */
   private async recordPaid(
     tx: Transaction,

@@ -149,6 +149,15 @@ export class PaymentService {
     return this.charges.createForShare(share, body, context);
   }
 
+  /** Abandons the open payments of these shares (their tab closed with money due). */
+  abandonSharePayments(
+    tx: Transaction,
+    shareUuids: readonly string[],
+    by: ChangedBy & { userUuid: string },
+  ): Promise<void> {
+    return this.manual.abandonShares(tx, shareUuids, by);
+  }
+
   /** The payments of these shares of tabs, oldest first (read on `manager`). */
   ofShares(
     shareUuids: readonly string[],

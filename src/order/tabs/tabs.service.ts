@@ -162,7 +162,7 @@ export class TabsService {
         {},
         tx.manager,
       );
-      const tab = (await this.tabs.findForUpdate(tx.manager, found.uuid))!;
+      const tab = await this.lockTab(tx, found.uuid);
       if (tab.status === 'closed') {
         throw ApiError.conflict('The tab is closed.', [
           { field: 'tab', message: 'the tab is closed' },
@@ -339,7 +339,7 @@ export class TabsService {
   async close(user: AuthUser, uuid: string, dto: CloseTabDto): Promise<TabResponseDto> {
     const found = await this.staffTab(user, uuid, 'order.take');
     const closed = await this.bus.transaction(async (tx) => {
-      const tab = (await this.tabs.findForUpdate(tx.manager, found.uuid))!;
+      const tab = await this.lockTab(tx, found.uuid);
       if (tab.status === 'closed') {
         throw ApiError.conflict('The tab is already closed.', [
           { field: 'tab', message: 'the tab is closed' },
@@ -362,6 +362,12 @@ export class TabsService {
           ]);
         }
       }
+      // Closing with money due abandons the open payments of its unpaid shares.
+      await this.payments.abandonSharePayments(
+        tx,
+        money.shares.filter((share) => share.status === 'unpaid').map((share) => share.uuid),
+        { actor: role, userUuid: user.uuid },
+      );
       const updated = await this.tabs.setStatus(tx.manager, tab.uuid, {
         status: 'closed',
         closedAt: this.clock.now(),
@@ -378,13 +384,23 @@ export class TabsService {
   private async split(uuid: string, dto: SplitTabDto, reader: Reader): Promise<TabResponseDto> {
     const request = readSplit(dto);
     const tab = await this.bus.transaction(async (tx) => {
-      const tab = (await this.tabs.findForUpdate(tx.manager, uuid))!;
+      const tab = await this.lockTab(tx, uuid);
       if (tab.status === 'closed') {
         throw ApiError.conflict('The tab is closed.', [
           { field: 'tab', message: 'the tab is closed' },
         ]);
       }
       const { due, rounds, shares } = await this.money(tx.manager, tab);
+      // R112: a share being paid is not replaced under its payer.
+      const unpaid = shares.filter((share) => share.status === 'unpaid').map((share) => share.uuid);
+      const underWay = (await this.payments.ofShares(unpaid, tx.manager)).find(
+        (payment) => payment.status === 'pending',
+      );
+      if (underWay) {
+        throw ApiError.conflict('A payment of a share is under way; split again once it ends.', [
+          { field: 'shares', message: 'a payment is under way', share_uuid: underWay.shareUuid },
+        ]);
+      }
       if (due <= 0) {
         throw ApiError.conflict('The tab owes nothing to split.', [
           { field: 'tab', message: 'nothing is due' },
@@ -474,6 +490,19 @@ export class TabsService {
       .filter((share) => share.status === 'paid')
       .reduce((sum, share) => sum + toUnits(share.amount), 0);
     return { total, paid, due: Math.max(0, total - paid), rounds, shares };
+  }
+
+  /**
+   * The tab's row lock, taken after the payment locks of its shares: a
+   * share's payment changes under its own lock and then reaches the tab
+   * (heardOfPayment), so every path takes the shares' locks first and no
+   * two transactions wait for each other in a circle.
+   */
+  private async lockTab(tx: Transaction, uuid: string): Promise<TabEntity> {
+    for (const share of await this.tabs.sharesOf([uuid], tx.manager)) {
+      await this.payments.lock(tx, share.uuid);
+    }
+    return (await this.tabs.findForUpdate(tx.manager, uuid))!;
   }
 
   private async staffTab(
