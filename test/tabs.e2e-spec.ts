@@ -1,7 +1,7 @@
 import { Catalog, newCatalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { createUser, TestUser } from './support/factory';
-import { guestHeaders, orderBody, placeOrderRequest } from './support/order';
+import { guestHeaders, openStream, orderBody, placeOrderRequest } from './support/order';
 import { addMember } from './support/team';
 import { startTestApp, TestApp } from './support/test-app';
 
@@ -254,6 +254,29 @@ describe('tabs: a table that orders in rounds and pays at the end', () => {
       [catalog.menu.uuid],
     );
     expect(row.n).toBe(1);
+  });
+
+  it('the party follows its tab’s rounds on a stream; a wrong token is 404', async () => {
+    const first = expectOk(await placeOrderRequest(t, round('table_11')), 201);
+    const { uuid, tab_token: token } = first.tab;
+    const path = `${t.orders}/tab/${uuid}/stream`;
+    const api_key = t.config.apiKeys[0];
+    const refused = await openStream(t.baseUrl, path, { api_key, tab_token: 'x'.repeat(43) });
+    expect(refused.status).toBe(404);
+    const stream = await openStream(t.baseUrl, path, { api_key, tab_token: token });
+    try {
+      expect(stream.status).toBe(200);
+      const next = expectOk(
+        await placeOrderRequest(t, round('table_11', { tab_token: token })),
+        201,
+      );
+      const event = await stream.waitFor(
+        (e) => e.event === 'order.created' && e.data.uuid === next.uuid,
+      );
+      expect(event.data).not.toHaveProperty('created_by');
+    } finally {
+      stream.close();
+    }
   });
 
   it('a menu without pay_at_end, and a pickup order, never open a tab', async () => {

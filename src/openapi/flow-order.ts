@@ -51,6 +51,7 @@ export const OPERATION_FLOW: readonly string[] = [
   'listTabs',
   'getTab',
   'getGuestTab',
+  'streamGuestTab',
   'splitTab',
   'splitGuestTab',
   'payTabShare',

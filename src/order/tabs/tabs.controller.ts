@@ -1,9 +1,18 @@
-import { Body, Get, Headers, HttpCode, Ip, Param, Post, Query } from '@nestjs/common';
+import { Body, Get, Headers, HttpCode, Ip, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Request, Response } from 'express';
 import { PaymentRecordResponseDto } from '../../payment';
-import { ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiTags } from '@nestjs/swagger';
+import {
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiQuery,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../../http/api-docs';
-import { Message } from '../../http/envelope.interceptor';
+import { Message, RawResponse } from '../../http/envelope.interceptor';
 import { SpaceController } from '../../http/url-space';
 import {
   CloseTabDto,
@@ -169,6 +178,38 @@ export class TabGuestController {
     @Query('tab_token') query: unknown,
   ): Promise<TabResponseDto> {
     return this.tabs.forGuest(uuid, tokenOf(header, query));
+  }
+
+  @Get('tab/:uuid/stream')
+  @ApiOperation({
+    summary: 'Follow a tab as its party (Server-Sent Events)',
+    description:
+      'The events of the tab’s rounds: `order.created` when a round joins it, `order.updated` when one ' +
+      'changes (status, payment), each with the round’s summary as JSON `data`, and a comment line as ' +
+      'heartbeat every 15 s. EventSource cannot send headers, so the key and the token go in the query ' +
+      '(`api_key`, `tab_token`). A wrong or missing token is 404, as for an unknown tab.',
+  })
+  @Auth({ bearer: 'none', queryCredentials: true })
+  @RawResponse()
+  @ApiProduces('text/event-stream')
+  @ApiQuery({
+    name: 'api_key',
+    type: String,
+    required: false,
+    description: 'The API key, for EventSource',
+  })
+  @ApiHeader(TAB_TOKEN_HEADER)
+  @ApiQuery(TAB_TOKEN_QUERY)
+  @ApiOkResponse({ description: 'An endless event stream', schema: { type: 'string' } })
+  @ApiErrors(404)
+  streamGuestTab(
+    @Param('uuid') uuid: string,
+    @Headers('x-tab-token') header: string | undefined,
+    @Query('tab_token') query: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.tabs.streamForGuest(uuid, tokenOf(header, query), req, res);
   }
 
   @Post('tab/:uuid/shares/:share_uuid/payments')

@@ -29,6 +29,8 @@ import {
   toPaymentRecords,
 } from '../../payment';
 import { EntityService } from '../../entity';
+import { Request, Response } from 'express';
+import { OrderStreamHub } from '../realtime/order-stream.hub';
 import { RateLimitService } from '../../rate-limit/rate-limit.service';
 import { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
@@ -137,6 +139,7 @@ export class TabsService {
     private readonly entities: EntityService,
     private readonly limiter: RateLimitService,
     @InjectConfig() private readonly config: AppConfig,
+    private readonly hub: OrderStreamHub,
   ) {
     bus.on('payment.changed', (event, tx) => this.heardOfPayment(event, tx));
   }
@@ -320,6 +323,12 @@ export class TabsService {
   // R110: the tab token opens its tab only; a wrong or missing one is 404.
   async forGuest(uuid: string, token: unknown): Promise<TabResponseDto> {
     return this.view(await this.guestTab(uuid, token), { kind: 'guest' });
+  }
+
+  /** R110: the party's stream of its tab (the events of its rounds); a wrong token is 404. */
+  async streamForGuest(uuid: string, token: unknown, req: Request, res: Response): Promise<void> {
+    const tab = await this.guestTab(uuid, token);
+    this.hub.openForTab(tab.uuid, req, res);
   }
 
   async splitByStaff(user: AuthUser, uuid: string, dto: SplitTabDto): Promise<TabResponseDto> {
