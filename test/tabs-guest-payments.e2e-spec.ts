@@ -143,6 +143,44 @@ describe('tabs: the party pays its shares', () => {
     expect(closed.shares[0].payments[0]).toMatchObject({ uuid: payment.uuid, status: 'abandoned' });
   });
 
+  it('a card checkout for a share: its page, one payment open at a time, paid by the webhook', async () => {
+    const { uuid, token } = await splitTab('p5');
+    const whole = expectOk(
+      await card.t.http
+        .post(`${card.t.orders}/tab/${uuid}/split`)
+        .set(asParty(token))
+        .send({ by: 'equal', parts: 1 }),
+    );
+    const share = whole.shares[0];
+    const checkout = expectOk(
+      await pay(uuid, token, share.uuid, { method: 'paystack', tip_amount: '10.00' }),
+      201,
+    );
+    expect(checkout).toMatchObject({
+      method: 'paystack',
+      channel: 'checkout',
+      status: 'pending',
+      amount: '2000.00',
+      next_action: { type: 'checkout', authorization_url: expect.any(String) },
+    });
+    expectError(
+      await pay(uuid, token, share.uuid, { channel: 'ussd', bank: '737' }),
+      409,
+      'CONFLICT',
+    );
+    expectError(
+      await pay(uuid, token, share.uuid, { channel: 'carrier-pigeon' }),
+      400,
+      'VALIDATION_FAILED',
+    );
+    await card.fake.sendWebhook(card.webhookUrl, chargeSuccess(card.fake, checkout.reference));
+    const closed = expectOk(
+      await card.t.http.get(`${card.t.orders}/tab/${uuid}`).set(asParty(token)),
+    );
+    expect(closed).toMatchObject({ status: 'closed', paid: '2000.00', due: '0.00' });
+    expect(closed.shares[0]).toMatchObject({ status: 'paid', tip: '10.00' });
+  });
+
   it('a wrong token is 404 and opens no charge', async () => {
     const { uuid, tab } = await splitTab('p3');
     const before = card.fake.charges.length;

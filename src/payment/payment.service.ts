@@ -158,6 +158,15 @@ export class PaymentService {
     return this.manual.abandonShares(tx, shareUuids, by);
   }
 
+  /** A card checkout for a share of a tab (409 for a share paid or with a payment open). */
+  openShareCheckout(
+    share: ShareChargeSnapshot,
+    callbackUrl: string | undefined,
+    context: CheckoutContext,
+  ): Promise<PaymentRow> {
+    return this.checkouts.openForShare(share, callbackUrl, context);
+  }
+
   /** The payments of these shares of tabs, oldest first (read on `manager`). */
   ofShares(
     shareUuids: readonly string[],

@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { CreatePaymentDto } from '../../payment';
 import { GuestOrderResponseDto, OrderResponseDto } from '../dto/order-response.dto';
 import { TAB_STATUSES } from './tab.entity';
@@ -70,8 +70,30 @@ export class PayShareDto {
   tip_amount?: string;
 }
 
-/** The party pays a share from the tab page: an order page's charge body, and a tip. */
-export class PayShareChargeDto extends CreatePaymentDto {
+/**
+ * The party pays a share from the tab page: an order page's charge body, or
+ * `{"method": "paystack"}` for a card checkout, and a tip.
+ */
+export class PayShareChargeDto extends OmitType(CreatePaymentDto, ['channel'] as const) {
+  /** `paystack` opens a card checkout (then `channel` is left out). */
+  @ApiProperty({ enum: ['paystack'], required: false })
+  @IsOptional()
+  @IsIn(['paystack'])
+  method?: 'paystack';
+
+  /** `ussd`, `mobile_money` or `bank_transfer`, as on the order page; needed without `method`. */
+  @ApiProperty({ enum: ['ussd', 'mobile_money', 'bank_transfer'], required: false })
+  @ValidateIf((body: PayShareChargeDto) => body.method !== 'paystack')
+  @IsIn(['ussd', 'mobile_money', 'bank_transfer'])
+  channel?: CreatePaymentDto['channel'];
+
+  /** For a card checkout: where Paystack sends the guest back (an allowed callback origin). */
+  @ApiProperty({ required: false })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  callback_url?: string;
+
   /** A tip given with the share, decimal text; charged with it, not part of the tab's total. */
   @ApiProperty({ required: false, example: '1.00' })
   @IsOptional()

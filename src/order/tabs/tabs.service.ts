@@ -17,7 +17,13 @@ import {
   SplitLine,
   toUnits,
 } from './domain/bill-split';
-import { CloseTabDto, PayShareDto, SplitTabDto, TabResponseDto } from './tab.dto';
+import {
+  CloseTabDto,
+  PayShareChargeDto,
+  PayShareDto,
+  SplitTabDto,
+  TabResponseDto,
+} from './tab.dto';
 import { Clock } from '../../common/clock';
 import { Money } from '../../common/money';
 import {
@@ -208,7 +214,7 @@ export class TabsService {
     uuid: string,
     token: unknown,
     shareUuid: string,
-    dto: CreatePaymentDto & { tip_amount?: unknown },
+    dto: PayShareChargeDto,
     ip: string,
   ): Promise<PaymentRecordResponseDto> {
     const tab = await this.guestTab(uuid, token);
@@ -252,20 +258,21 @@ export class TabsService {
     }
     const rounds = await this.tabs.roundsOf([tab.uuid]);
     const email = rounds.find((round) => round.customerEmailAddress)?.customerEmailAddress;
-    const { tip_amount: _tip, ...body } = dto;
-    const payment = await this.payments.createShareCharge(
-      {
-        uuid: share.uuid,
-        businessUuid: tab.businessUuid,
-        amount: share.amount,
-        currency: tab.currency,
-        tip: new Money(tip).toFixed(2),
-        email: email || `tab-${tab.uuid}@guests.invalid`,
-        reference: `TAB-${tab.uuid.slice(0, 8).toUpperCase()}-${share.position}`,
-      },
-      body as CreatePaymentDto,
-      { menu: orderable.menu.extraData, business: orderable.business.extraData },
-    );
+    const { tip_amount: _tip, method, callback_url, ...body } = dto;
+    const snapshot = {
+      uuid: share.uuid,
+      businessUuid: tab.businessUuid,
+      amount: share.amount,
+      currency: tab.currency,
+      tip: new Money(tip).toFixed(2),
+      email: email || `tab-${tab.uuid}@guests.invalid`,
+      reference: `TAB-${tab.uuid.slice(0, 8).toUpperCase()}-${share.position}`,
+    };
+    const context = { menu: orderable.menu.extraData, business: orderable.business.extraData };
+    const payment =
+      method === 'paystack'
+        ? await this.payments.openShareCheckout(snapshot, callback_url, context)
+        : await this.payments.createShareCharge(snapshot, body as CreatePaymentDto, context);
     const [record] = toPaymentRecords({
       payments: await this.payments
         .ofShares([share.uuid])
