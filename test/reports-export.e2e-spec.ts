@@ -32,6 +32,7 @@ const ORDER_COLUMNS = [
   'tip',
   'total',
   'refunded',
+  'channel',
 ];
 const LINE_COLUMNS = [
   'item_uuid',
@@ -207,6 +208,7 @@ describe('reports: the orders of a period as CSV', () => {
         tip: '0.50',
         total: '31.50',
         refunded: '0.00',
+        channel: 'online',
       });
     });
   });

@@ -47,6 +47,10 @@ function modeSettings(
       faults,
     );
   }
+  if (mode === 'dine_in' && value.pay_at_end !== undefined) {
+    // R109: a table's dine-in orders join its tab and pay at the end.
+    result.pay_at_end = flag()(value.pay_at_end, `${field}.pay_at_end`, faults);
+  }
   if (mode === 'delivery' && value.zones !== undefined) {
     result.zones = deliveryZones(value.zones, `${field}.zones`, faults);
   }
@@ -160,7 +164,16 @@ export function fulfilmentSettings(described?: Described): FieldRule {
         items: { type: 'string', enum: [...FULFILMENT_MODES] },
       },
       prep_time_minutes: { type: 'integer', minimum: 0, maximum: 1440, example: 20 },
-      dine_in: mode,
+      dine_in: {
+        ...mode,
+        properties: {
+          ...mode.properties,
+          pay_at_end: {
+            ...flag().schema,
+            description: "A table's dine-in orders join its tab, paid at the end.",
+          },
+        },
+      },
       pickup: mode,
       delivery: {
         ...mode,

@@ -53,6 +53,17 @@ export const OPERATION_FLOW: readonly string[] = [
   // the kitchen's pace
   'getAvailability',
   'setAvailability',
+  // orders taken by the team, tabs
+  'placeStaffOrder',
+  'listTabs',
+  'getTab',
+  'getGuestTab',
+  'streamGuestTab',
+  'splitTab',
+  'splitGuestTab',
+  'payTabShare',
+  'payGuestTabShare',
+  'closeTab',
   // payments
   'retryOrderPayment',
   'createOrderPayment',

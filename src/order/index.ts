@@ -26,3 +26,4 @@ export { OrderModule } from './order.module';
 export { MESSAGE_CHANNELS } from './domain/message-consent';
 export type { MessageChannel, OrderMessageConsent } from './domain/message-consent';
 export type { OrderStatus } from './domain/order-status';
+export type { TabClosed } from './tabs/tab-events';

@@ -48,6 +48,8 @@ const order: OrderResponseDto = {
   },
   general_note: 'Ring twice',
   owner_note: null,
+  channel: 'online',
+  tab_uuid: null,
   fulfilment_type: 'dine_in',
   requested_time: '2026-12-04T18:30:00.000Z',
   estimated_ready_at: null,
@@ -56,6 +58,7 @@ const order: OrderResponseDto = {
   estimated_delivery_at: null,
   items: [
     {
+      line_uuid: '6f1c2d3e-0000-4000-8000-000000000001',
       item_uuid: 'i-1',
       title_name: 'Platter',
       category: 'Food',

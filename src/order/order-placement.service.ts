@@ -35,8 +35,32 @@ import { DiscountGuessLimit } from './discount-guess-limit';
 import { PricedLine } from './domain/cart-pricing';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
 import { StockService } from '../stock';
+import { AccessPolicy, BusinessRole } from '../team';
+import { AuthUser } from '../auth/auth.decorator';
+import { OrderChannel } from './entities/order.entity';
+import { StaffOrderDto } from './dto/staff-order.dto';
+import { TabRounds } from './tabs/tab-rounds';
+import { TabTokens } from './tabs/tab-tokens';
+import { TabEntity } from './tabs/tab.entity';
+import { OrderStatusMoves } from './order-status-moves';
+import { OrderFulfilment } from './order-fulfilment';
+import { UpdateOrderDto } from './dto/update-order.dto';
 
 const IDEMPOTENCY_SCOPE = 'order.place';
+const STAFF_IDEMPOTENCY_SCOPE = 'order.staff';
+
+/** Who places an order: the guest, or a member of the team on their own route. */
+interface Origin {
+  channel: OrderChannel;
+  /** The member's uuid and role; absent for a guest. */
+  member?: { userUuid: string; role: BusinessRole; businessUuid: string };
+  accept: boolean;
+  tabUuid?: string;
+  /** The guest's Accept-Language, matched against the menu's languages (R118). */
+  acceptLanguage?: (available: string[]) => string | false;
+}
+
+const GUEST: Origin = { channel: 'online', accept: false };
 const RATE_LIMIT_BUCKET = 'order-place-ip';
 
 function optionalText(value: string | undefined): string | null {
@@ -76,6 +100,11 @@ export class OrderPlacementService {
     private readonly guards: PlacementGuards,
     private readonly guessing: DiscountGuessLimit,
     private readonly stock: StockService,
+    private readonly access: AccessPolicy,
+    private readonly rounds: TabRounds,
+    private readonly tabTokens: TabTokens,
+    private readonly statusMoves: OrderStatusMoves,
+    private readonly fulfilment: OrderFulfilment,
   ) {}
 
   async placeOrder(
@@ -84,7 +113,6 @@ export class OrderPlacementService {
     clientIp: string,
     acceptLanguage?: (available: string[]) => string | false,
   ): Promise<ApiResult<PlacedOrderResponseDto>> {
-    const key = this.idempotency.parseKey(idempotencyHeader);
     // R46; before the transaction (the limiter may use its own connection).
     await this.rateLimit.consume(
       RATE_LIMIT_BUCKET,
@@ -92,21 +120,83 @@ export class OrderPlacementService {
       this.config.rateLimitOrderPerMinute,
       60,
     );
+    return this.place(
+      dto,
+      idempotencyHeader,
+      clientIp,
+      { ...GUEST, acceptLanguage },
+      IDEMPOTENCY_SCOPE,
+    );
+  }
+
+  /**
+   * An order the team takes: the guest's rules but the opening hours
+   * and the switch, the member recorded as its author, placed accepted when
+   * asked, and a round of a tab when it names one or is for a table whose
+   * tab is open.
+   */
+  async placeStaffOrder(
+    user: AuthUser,
+    businessUuid: string,
+    dto: StaffOrderDto,
+    idempotencyHeader: string | undefined,
+    clientIp: string,
+  ): Promise<ApiResult<PlacedOrderResponseDto>> {
+    // R108: owner, manager and staff take orders; a business they have no part in is 404.
+    const role = await this.access.requireAccess(user, 'order.take', businessUuid, {
+      noPart: 'not_found',
+      message: 'The business does not exist.',
+    });
+    const body: PlaceOrderDto = {
+      ...dto,
+      customer_email_address: dto.customer_email_address ?? '',
+      // No address, no copy.
+      customer_requested_order_email_copy: dto.customer_email_address
+        ? dto.customer_requested_order_email_copy
+        : false,
+    };
+    delete (body as { channel?: unknown }).channel;
+    delete (body as { accept?: unknown }).accept;
+    delete (body as { tab_uuid?: unknown }).tab_uuid;
+    const origin: Origin = {
+      channel: dto.channel,
+      member: { userUuid: user.uuid, role, businessUuid: businessUuid.toLowerCase() },
+      accept: dto.accept === true,
+      tabUuid: dto.tab_uuid,
+    };
+    return this.place(body, idempotencyHeader, clientIp, origin, STAFF_IDEMPOTENCY_SCOPE, {
+      ...normalised(body),
+      channel: dto.channel,
+      accept: origin.accept,
+      tab_uuid: dto.tab_uuid ?? null,
+      by: user.uuid,
+    });
+  }
+
+  private async place(
+    dto: PlaceOrderDto,
+    idempotencyHeader: string | undefined,
+    clientIp: string,
+    origin: Origin,
+    scope: string,
+    fingerprinted: Record<string, unknown> = normalised(dto),
+  ): Promise<ApiResult<PlacedOrderResponseDto>> {
+    const key = this.idempotency.parseKey(idempotencyHeader);
     // R71: a code is counted as a guess until the guards find it known.
     const guess = await this.guessing.admit(clientIp, dto);
     const findings: GuardFindings = { unknownCode: false };
-    const fingerprint = requestHash(normalised(dto));
+    const fingerprint = requestHash(fingerprinted);
     // R21: one transaction.
     const placing = this.events.transaction(async (manager, publish, tx) => {
       if (key) {
-        const start = await this.idempotency.begin(manager, IDEMPOTENCY_SCOPE, key, fingerprint);
+        const start = await this.idempotency.begin(manager, scope, key, fingerprint);
         if (start.kind === 'replay') {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const created = await this.createOrder(tx, dto, publish, findings, acceptLanguage);
+      const created = await this.createOrder(tx, dto, publish, findings, origin);
       if (key) {
-        await this.idempotency.complete(manager, IDEMPOTENCY_SCOPE, key, {
+        await this.idempotency.complete(manager, scope, key, {
           status: 201,
           body: created.answer,
           resourceUuid: created.order.uuid,
@@ -119,21 +209,28 @@ export class OrderPlacementService {
     let body: OrderResponseDto;
     if (outcome.replayed) {
       // The stored answer predates the checkout: the order is read as it stands now.
-      body = await this.asTheGuestSeesIt(outcome.body.uuid, outcome.body);
+      body = await this.asPlacedBy(origin, outcome.body.uuid, outcome.body);
     } else {
       // An online payment's checkout is opened only now that the order has committed.
       const { answer, order, payment, context } = outcome.created!;
-      if (payment.channel === 'checkout') {
+      if (payment?.channel === 'checkout') {
         await this.payments.openCheckout(snapshotOf(order), payment, context);
-        body = await this.asTheGuestSeesIt(order.uuid, answer);
+        body = await this.asPlacedBy(origin, order.uuid, answer);
       } else {
         body = answer;
       }
+    }
+    if (!origin.member) {
+      // R107: a guest's answers never name the people who work there.
+      delete body.created_by;
     }
     // The guest's token is derived from the order, never stored: the replay answers the same one.
     const placed: PlacedOrderResponseDto = {
       ...body,
       order_token: this.tokens.tokenFor(body.uuid),
+      ...(body.tab_uuid
+        ? { tab: { uuid: body.tab_uuid, tab_token: this.tabTokens.tokenFor(body.tab_uuid) } }
+        : {}),
     };
     return outcome.replayed
       ? new ApiResult(placed, 'Order already placed', undefined, outcome.status, {
@@ -147,12 +244,15 @@ export class OrderPlacementService {
    * guest's mapping (the guest placed it: no note of the owner's, no member
    * uuids in its history); `owner_note` stays in the answer's shape, null.
    */
-  private async asTheGuestSeesIt(
+  private async asPlacedBy(
+    origin: Origin,
     uuid: string,
     fallback: OrderResponseDto,
   ): Promise<OrderResponseDto> {
     const current = await this.orders.findByUuid(uuid);
-    return current ? { ...(await this.views.guest(current)), owner_note: null } : fallback;
+    if (!current) return fallback;
+    if (origin.member) return this.views.owner(current);
+    return { ...(await this.views.guest(current)), owner_note: null };
   }
 
   // R22: the server notifies the owner.
@@ -168,47 +268,64 @@ export class OrderPlacementService {
     dto: PlaceOrderDto,
     publish: PublishOrderEvent,
     findings: GuardFindings,
-    acceptLanguage?: (available: string[]) => string | false,
+    origin: Origin,
   ): Promise<{
     answer: OrderResponseDto;
     order: OrderEntity;
-    payment: PaymentRow;
+    payment: PaymentRow | null;
     context: CheckoutContext;
   }> {
     const manager = tx.manager;
+    const { member } = origin;
     // The placement's guards, in order; the first that fails refuses the order.
-    const { state } = await this.guards.run(manager, dto, 'place', findings);
+    const { state } = await this.guards.run(manager, dto, 'place', findings, member !== undefined);
     const { menu, business } = state.orderable;
     const consentPhone = consentedPhone(dto, business.extraData);
+    if (member && business.uuid !== member.businessUuid) {
+      throw ApiError.notFound('The menu does not exist or is not open for orders.');
+    }
     // How the payment is collected; refuses a currency or callback_url the provider cannot take.
     const plan = this.payments.plan({
       processor: state.processor,
       menu: menu.extraData,
       callbackUrl: dto.callback_url,
     });
+    // The table's tab this order is a round of, if any (opened by this order when there is none).
+    const round = await this.rounds.roundFor(manager, {
+      businessUuid: business.uuid,
+      ownerUuid: business.ownedBy,
+      menuUuid: menu.uuid,
+      menuExtra: menu.extraData,
+      fulfilmentType: state.handOver.type,
+      table: dto.onpremise_data?.customer_onpremise_location ?? null,
+      currency: plan.currency,
+      tabToken: dto.tab_token,
+      staff: member && { userUuid: member.userUuid, tabUuid: origin.tabUuid },
+    });
     // The order, its lines and its first history entry, written in one statement.
-    const {
-      order: stored,
-      lines,
-      events,
-    } = await this.orders.insertPlacedOrder(
+    const placed = await this.orders.insertPlacedOrder(
       manager,
       {
-        ...newOrderOf(state, dto, plan.currency),
+        ...newOrderOf(state, dto, plan.currency, round?.tab ?? null),
         customerPhoneNumber: consentPhone ?? optionalText(dto.customer_phone_number),
         // R118: the language of the guest's mails, among the menu's.
-        language: orderLanguage(menu.extraData, dto.language, acceptLanguage),
+        language: orderLanguage(menu.extraData, dto.language, origin.acceptLanguage),
+        channel: origin.channel,
+        createdBy: member?.userUuid ?? null,
       },
       state.lines.map(newLineOf),
-      'guest',
+      member?.role ?? 'guest',
     );
+    let stored = placed.order;
+    const { lines, events } = placed;
     await this.pricer.redeem(manager, state.price!, stored.uuid, dto.customer_email_address);
-    const payment = await this.payments.start(tx, snapshotOf(stored), plan);
+    // A round is paid with its tab (its shares); an order on its own gets its first payment.
+    const payment = round ? null : await this.payments.start(tx, snapshotOf(stored), plan);
     // The order is new in this transaction: what was just inserted is all of its lines, history and payments.
-    const answer = toOrderResponse(stored, {
+    let answer = toOrderResponse(stored, {
       lines,
       events,
-      payments: { payments: [payment], refunds: [] },
+      payments: { payments: payment ? [payment] : [], refunds: [] },
     });
     await this.tellTheBusiness(tx, answer, stored, state);
     await publish('order.created', stored);
@@ -235,9 +352,40 @@ export class OrderPlacementService {
         quantity: line.quantity,
         extraData: state.itemsByUuid.get(line.itemUuid)?.extraData ?? null,
       })),
-      actor: 'guest',
-      byUuid: null,
+      actor: member ? member.role : 'guest',
+      byUuid: member?.userUuid ?? null,
     });
+    if (member && origin.accept) {
+      // R107: placed accepted, through the one status move (its tickets made at once).
+      const readyAt = await this.fulfilment.readyTime(
+        manager,
+        stored,
+        {} as UpdateOrderDto,
+        'accepted',
+      );
+      stored = await this.statusMoves.move(
+        tx,
+        stored,
+        'accepted',
+        { actor: member.role, userUuid: member.userUuid },
+        {
+          changes: readyAt ? { estimatedReadyAt: readyAt } : {},
+          history: readyAt
+            ? [
+                {
+                  field: 'estimated_ready_at',
+                  fromValue: null,
+                  toValue: readyAt.toISOString(),
+                  actorUuid: member.userUuid,
+                  actor: member.role,
+                },
+              ]
+            : [],
+          kinds: readyAt ? ['ready_time'] : [],
+        },
+      );
+      answer = await this.views.owner(stored, manager);
+    }
     // Last, so the slot's lock is held only until the commit.
     await this.guards.holdSlot(manager, state);
     return {
@@ -310,7 +458,12 @@ function consentedPhone(
 }
 
 /** The order row of a body the guards accepted. */
-function newOrderOf(state: PlacementState, dto: PlaceOrderDto, currency: string | null): NewOrder {
+function newOrderOf(
+  state: PlacementState,
+  dto: PlaceOrderDto,
+  currency: string | null,
+  tab: TabEntity | null,
+): NewOrder {
   const { menu, business } = state.orderable;
   const price = state.price!;
   const zone = state.handOver.zone;
@@ -331,7 +484,9 @@ function newOrderOf(state: PlacementState, dto: PlaceOrderDto, currency: string 
     deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
     onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
     paymentState: free ? 'paid' : 'unpaid',
-    paymentStatus: free ? 'paid' : 'unpaid',
+    // R109: a round is paid with its tab.
+    paymentStatus: tab ? 'on_tab' : free ? 'paid' : 'unpaid',
+    tabUuid: tab?.uuid ?? null,
     fulfilmentType: state.handOver.type,
     requestedTime: state.handOver.requestedTime,
     price: toOrderPrice(price),

@@ -35,6 +35,12 @@ import { OrderSlotsController } from './order-slots.controller';
 import { OrderEventBus } from './realtime/order-event-bus';
 import { OrderNotifyListener } from './realtime/order-notify.listener';
 import { OrderStreamHub } from './realtime/order-stream.hub';
+import { StaffOrdersController } from './staff-orders.controller';
+import { TabGuestController, TabsController } from './tabs/tabs.controller';
+import { TabsService } from './tabs/tabs.service';
+import { TabRepository } from './tabs/tab.repository';
+import { TabRounds } from './tabs/tab-rounds';
+import { TabTokens } from './tabs/tab-tokens';
 
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
@@ -60,6 +66,9 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderInboxController,
     OrderSlotsController,
     OrderPaymentsController,
+    StaffOrdersController,
+    TabsController,
+    TabGuestController,
   ],
   providers: [
     {
@@ -67,6 +76,14 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => new OrderTokens(config.jwtSecret),
     },
+    {
+      provide: TabTokens,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new TabTokens(config.jwtSecret),
+    },
+    TabRepository,
+    TabRounds,
+    TabsService,
     OrderGuestService,
     OrderRepository,
     OrderFulfilment,

@@ -17,6 +17,7 @@ import { generateOrderReference } from './domain/order-reference';
 import { OrderStatus } from './domain/order-status';
 import type { FulfilmentType } from './domain/fulfilment-type';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
+import type { OrderChannel } from './entities/order.entity';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
 
 /** Tries before giving up on drawing a free order reference; a clash is already rare. */
@@ -33,6 +34,9 @@ export const db = queryBuilder<{
     | 'amountRefunded'
     | 'ownerNote'
     | 'estimatedReadyAt'
+    | 'channel'
+    | 'createdBy'
+    | 'tabUuid'
     | 'createdAt'
     | 'updatedAt'
   >;
@@ -66,6 +70,10 @@ export interface NewOrder {
   deliveryEtaMinutes?: number | null;
   /** The language the order was placed in; null (the default) for a menu without languages. */
   language?: string | null;
+  /** Where it came from (`online` when left out), the member who took it, the tab it is a round of. */
+  channel?: OrderChannel;
+  createdBy?: string | null;
+  tabUuid?: string | null;
 }
 
 /** An order's price in lines, amounts as exact decimal strings. */
@@ -421,16 +429,15 @@ export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], 
         .insertInto('orderEvents')
         .columns(['orderUuid', 'field', 'fromValue', 'toValue', 'actorUuid', 'actor'])
         .expression((eb) =>
-          eb
-            .selectFrom('o')
-            .select([
-              'o.uuid',
-              sql<OrderEventField>`'status'`.as('field'),
-              sql<string | null>`NULL`.as('fromValue'),
-              'o.status',
-              sql<string | null>`NULL::uuid`.as('actorUuid'),
-              sql<OrderActor>`${actor}`.as('actor'),
-            ]),
+          eb.selectFrom('o').select([
+            'o.uuid',
+            sql<OrderEventField>`'status'`.as('field'),
+            sql<string | null>`NULL`.as('fromValue'),
+            'o.status',
+            // The member who took a staff order; null for a guest's.
+            'o.createdBy as actorUuid',
+            sql<OrderActor>`${actor}`.as('actor'),
+          ]),
         )
         .returningAll(),
     )

@@ -74,6 +74,8 @@ export class PaymentChangeListener {
   }
 
   async record(event: PaymentChanged, tx: Transaction): Promise<void> {
+    // A share of a tab is the tab's to hear of (see tabs/tab-payments.ts).
+    if (!event.orderUuid) return;
     const order = await this.orders.findForUpdate(tx.manager, event.orderUuid);
     if (!order) return;
     const all = (await this.payments.ofOrders([order.uuid], tx.manager)).get(order.uuid)!;

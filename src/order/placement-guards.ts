@@ -40,6 +40,8 @@ export interface PlacementState {
   price: OrderPricing | null;
   /** What the guards found that outlives a refusal (see GuardFindings). */
   readonly findings: GuardFindings;
+  /** The team takes the order (their own route): the opening hours and the switch do not apply. */
+  readonly takenByStaff: boolean;
 }
 
 /**
@@ -99,7 +101,9 @@ export const PLACEMENT_GUARDS: readonly PlacementGuard[] = [
     // R36: a business outside its opening hours, or whose owner switched orders off, takes
     // none for now; an order for later is checked against its slot instead.
     name: 'openNow',
-    check({ orderable, body }, { storefront, fulfilment }) {
+    check({ orderable, body, takenByStaff }, { storefront, fulfilment }) {
+      // R107: the staff are there; a business closed to guests still takes their orders.
+      if (takenByStaff) return null;
       const open = storefront.openStateOf(orderable.business);
       if (fulfilment.isForLater(body)) return null;
       const availability = storefront.availabilityOf(orderable.business);
@@ -234,6 +238,7 @@ export class PlacementGuards {
     body: GuardedBody,
     mode: GuardMode,
     findings: GuardFindings = { unknownCode: false },
+    takenByStaff = false,
   ): Promise<{ state: PlacementState; problems: ErrorDetail[] }> {
     // R43: the menu is public and its business is public.
     const orderable = await this.entities.findOrderableMenu(
@@ -255,6 +260,7 @@ export class PlacementGuards {
       handOver: { type: 'dine_in', requestedTime: null, zone: null },
       price: null,
       findings,
+      takenByStaff,
     };
     const services = {
       storefront: this.storefront,

@@ -7,7 +7,12 @@ import './payment-events';
 export { PaymentModule } from './payment.module';
 export { PaymentService } from './payment.service';
 export type { CheckoutContext, PaymentPlan, PaymentPlanInput } from './payment-checkouts';
-export type { ChangedBy, OrderSnapshot } from './payment-transitions';
+export type {
+  ChangedBy,
+  OrderSnapshot,
+  ShareChargeSnapshot,
+  ShareSnapshot,
+} from './payment-transitions';
 export type { RefundRequest, RefundResult } from './payment-refunds';
 export type { PaymentRow, RefundRow } from './payment.repository';
 export type { PaymentActor, PaymentChanged } from './payment-events';

@@ -17,7 +17,12 @@ import { CreatePaymentDto } from './dto/create-payment.dto';
 import { CheckoutContext, FIRST_CHECK_MS, referenceOf } from './payment-checkouts';
 import { PaymentConfirmations } from './payment-confirmations';
 import { paymentsTotal } from './payment-metrics';
-import { ChangedBy, OrderSnapshot, PaymentTransitions } from './payment-transitions';
+import {
+  ChangedBy,
+  OrderSnapshot,
+  PaymentTransitions,
+  ShareChargeSnapshot,
+} from './payment-transitions';
 import { PaymentChanges, PaymentRepository, PaymentRow } from './payment.repository';
 import { ChargeOutcome, ChargeRequest, ChargeState } from './providers/payment-provider';
 import { PaymentProviders } from './providers/payment-providers';
@@ -98,6 +103,79 @@ export class PaymentCharges {
     return this.record(order.uuid, payment.uuid, outcome);
   }
 
+  /**
+   * A charge for a share of a tab, from the tab page. Under the share's
+   * lock, a share already paid, or with a charge still open, is 409 before
+   * the provider is asked: two guests paying one share at once pay it once.
+   */
+  async createForShare(
+    share: ShareChargeSnapshot,
+    body: CreatePaymentDto,
+    context: CheckoutContext,
+  ): Promise<PaymentRow> {
+    const provider = this.check(
+      {
+        uuid: share.uuid,
+        businessUuid: share.businessUuid,
+        orderReference: share.reference,
+        amount: share.amount,
+        currency: share.currency,
+        email: share.email,
+        method: 'paystack',
+      },
+      body,
+      context,
+    );
+    const payment = await this.bus.transaction(async (tx) => {
+      await this.transitions.lock(tx, share.uuid);
+      const all = await this.payments.ofShares(tx.manager, [share.uuid]);
+      if (sumPaid(all).gte(share.amount)) {
+        throw ApiError.conflict('The share is already paid.', [
+          { field: 'share_uuid', message: 'nothing is left to pay' },
+        ]);
+      }
+      const now = this.clock.nowMs();
+      const underWay = all.find(
+        (row) =>
+          row.status === 'pending' && (!row.expiresAt || new Date(row.expiresAt).getTime() > now),
+      );
+      if (underWay) {
+        throw ApiError.conflict('A payment of this share is under way.', [
+          { field: 'share_uuid', message: 'a payment is under way', payment_uuid: underWay.uuid },
+        ]);
+      }
+      const open = body.channel === 'bank_transfer' ? TRANSFER_OPEN_MS : CHARGE_OPEN_MS;
+      return this.payments.insert(tx.manager, {
+        orderUuid: null,
+        shareUuid: share.uuid,
+        businessUuid: share.businessUuid,
+        method: 'paystack',
+        channel: body.channel,
+        amount: new Money(share.amount).toFixed(2),
+        tipAmount: new Money(share.tip).toFixed(2),
+        currency: share.currency,
+        reference: referenceOf(share.reference, all.length + 1),
+        expiresAt: new Date(now + open),
+        nextCheckAt: new Date(now + FIRST_CHECK_MS),
+      });
+    });
+    const subaccount = context.business.paystack_subaccount_code;
+    const request = {
+      reference: payment.reference!,
+      email: share.email,
+      // The share and the tip given with it.
+      amountMinor: toMinorUnits(new Money(payment.amount).plus(payment.tipAmount).toFixed(2)),
+      currency: payment.currency ?? '',
+      subaccount: typeof subaccount === 'string' && subaccount.trim() ? subaccount.trim() : null,
+      metadata: { share_uuid: share.uuid, reference: payment.reference },
+      ...this.channelPart(body, payment),
+    } as ChargeRequest;
+    const outcome = await provider.charge(request);
+    paymentsTotal.inc({ result: outcome.ok ? 'charge_opened' : 'charge_failed' });
+    if (!outcome.ok) this.logger.warn(`Charge ${payment.reference} not opened: ${outcome.error}`);
+    return this.record(share.uuid, payment.uuid, outcome);
+  }
+
   /** Forwards the guest's OTP for a charge that asked for one. */
   async submitOtp(order: OrderSnapshot, paymentUuid: string, otp: string): Promise<PaymentRow> {
     const payment = await this.payments.findByUuid(this.payments.manager, paymentUuid);
@@ -126,6 +204,7 @@ export class PaymentCharges {
    * is left as it is.
    */
   async record(
+    /** What the payment pays (its lock): the order's uuid, or the share's. */
     orderUuid: string,
     paymentUuid: string,
     outcome: ChargeOutcome,

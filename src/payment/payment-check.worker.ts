@@ -1,3 +1,4 @@
+import { lockKeyOf } from './domain/paid-for';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
@@ -100,7 +101,7 @@ export class PaymentCheckWorker implements OnApplicationBootstrap, OnModuleDestr
         return;
       }
       if (answer.ok && answer.state.kind === 'failed') {
-        await this.charges.record(payment.orderUuid, payment.uuid, answer);
+        await this.charges.record(lockKeyOf(payment), payment.uuid, answer);
         return;
       }
     }
@@ -111,7 +112,7 @@ export class PaymentCheckWorker implements OnApplicationBootstrap, OnModuleDestr
   private async checkAgainOrExpire(claimed: PaymentRow): Promise<void> {
     const now = this.clock.nowMs();
     await this.bus.transaction(async (tx) => {
-      await this.transitions.lock(tx, claimed.orderUuid);
+      await this.transitions.lock(tx, lockKeyOf(claimed));
       const payment = (await this.payments.findByUuid(tx.manager, claimed.uuid, true))!;
       if (payment.status !== 'pending') return;
       const expired = payment.expiresAt !== null && new Date(payment.expiresAt).getTime() <= now;

@@ -7,16 +7,18 @@ import { InjectConfig } from '../config/config.module';
 import { EventBus, Transaction } from '../database/event-bus';
 import { ApiError } from '../http/api-error';
 import { menuCurrencyCode, toMinorUnits } from './domain/currency';
-import { offeredProviderEntry, PaymentProcessor } from './domain/payment-methods';
+import { isPaymentOffered, offeredProviderEntry, PaymentProcessor } from './domain/payment-methods';
 import { sumPaid } from './domain/payment-state';
 import { paymentsTotal } from './payment-metrics';
-import { OrderSnapshot, PaymentTransitions } from './payment-transitions';
+import { OrderSnapshot, PaymentTransitions, ShareChargeSnapshot } from './payment-transitions';
 import { PaymentRepository, PaymentRow } from './payment.repository';
 import { PaymentProviders } from './providers/payment-providers';
 
 /** A checkout's first check with the provider, and how long it may stay open. */
 export const FIRST_CHECK_MS = 2 * 60_000;
 export const CHECKOUT_OPEN_MS = 24 * 60 * 60_000;
+/** A share's card checkout blocks other payments of the share this long at most. */
+export const SHARE_CHECKOUT_OPEN_MS = 30 * 60_000;
 
 export interface PaymentPlanInput {
   processor: PaymentProcessor;
@@ -235,6 +237,94 @@ export class PaymentCheckouts {
       });
     });
     await this.open(order, payment, context);
+  }
+
+  /**
+   * A card checkout for a share of a tab, from the tab page. Under the
+   * share's lock, a share paid or with a payment still open is 409 before
+   * the provider is asked. The checkout stays open 30 minutes (then the
+   * share may be paid another way).
+   */
+  async openForShare(
+    share: ShareChargeSnapshot,
+    callbackUrl: string | undefined,
+    context: CheckoutContext,
+  ): Promise<PaymentRow> {
+    if (!isPaymentOffered('paystack', context.menu.menu_checkout_payments_providers)) {
+      throw ApiError.unprocessable('This menu does not take card payments.', [
+        { field: 'method', message: 'paystack is not offered by this menu' },
+      ]);
+    }
+    const callback = this.checkCallbackUrl(callbackUrl);
+    const now = this.clock.nowMs();
+    const payment = await this.bus.transaction(async (tx) => {
+      await this.transitions.lock(tx, share.uuid);
+      const all = await this.payments.ofShares(tx.manager, [share.uuid]);
+      if (sumPaid(all).gte(share.amount)) {
+        throw ApiError.conflict('The share is already paid.', [
+          { field: 'share_uuid', message: 'nothing is left to pay' },
+        ]);
+      }
+      const underWay = all.find(
+        (row) =>
+          row.status === 'pending' && (!row.expiresAt || new Date(row.expiresAt).getTime() > now),
+      );
+      if (underWay) {
+        throw ApiError.conflict('A payment of this share is under way.', [
+          { field: 'share_uuid', message: 'a payment is under way', payment_uuid: underWay.uuid },
+        ]);
+      }
+      return this.payments.insert(tx.manager, {
+        orderUuid: null,
+        shareUuid: share.uuid,
+        businessUuid: share.businessUuid,
+        method: 'paystack',
+        channel: 'checkout',
+        amount: new Money(share.amount).toFixed(2),
+        tipAmount: new Money(share.tip).toFixed(2),
+        currency: share.currency,
+        reference: referenceOf(share.reference, all.length + 1),
+        callbackUrl: callback,
+        expiresAt: new Date(now + SHARE_CHECKOUT_OPEN_MS),
+        nextCheckAt: new Date(now + FIRST_CHECK_MS),
+      });
+    });
+    const subaccount = context.business.paystack_subaccount_code;
+    const outcome = await this.providers.get('paystack').openCheckout({
+      reference: payment.reference!,
+      email: share.email,
+      amountMinor: toMinorUnits(new Money(payment.amount).plus(payment.tipAmount).toFixed(2)),
+      currency: payment.currency ?? '',
+      callbackUrl: payment.callbackUrl,
+      subaccount: typeof subaccount === 'string' && subaccount.trim() ? subaccount.trim() : null,
+      channels: this.checkoutChannels(context.menu, payment),
+      metadata: { share_uuid: share.uuid, reference: payment.reference },
+    });
+    paymentsTotal.inc({ result: outcome.ok ? 'checkout_opened' : 'checkout_failed' });
+    return this.bus.transaction(async (tx) => {
+      await this.transitions.lock(tx, share.uuid);
+      const locked = (await this.payments.findByUuid(tx.manager, payment.uuid, true))!;
+      if (locked.status !== 'pending') return locked;
+      return this.transitions.change(
+        tx,
+        locked,
+        outcome.ok
+          ? {
+              authorizationUrl: outcome.authorizationUrl,
+              accessCode: outcome.accessCode,
+              error: null,
+              // The tab page has no order payment block: the guest is sent on from here.
+              nextAction: {
+                type: 'checkout',
+                authorization_url: outcome.authorizationUrl,
+                expires_at: new Date(now + SHARE_CHECKOUT_OPEN_MS).toISOString(),
+              },
+            }
+          : // Not opened: the share may be paid another way at once.
+            { status: 'failed', error: outcome.error, nextCheckAt: null },
+        SYSTEM,
+      );
+    });
   }
 
   /** The channels the menu's entry for the order's provider names, checked when the menu was written. */

@@ -1,3 +1,4 @@
+import { lockKeyOf, orderOf } from './domain/paid-for';
 import { Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Clock } from '../common/clock';
@@ -73,7 +74,7 @@ export class PaymentConfirmations {
     if (!known) return false;
     const eventKey = `charge.${charge.outcome}:${charge.transactionId ?? charge.reference}`;
     return this.bus.transaction(async (tx) => {
-      await this.transitions.lock(tx, known.orderUuid);
+      await this.transitions.lock(tx, lockKeyOf(known));
       const payment = (await this.payments.findByUuid(tx.manager, known.uuid, true))!;
       const fresh = await this.payments.recordEvent(tx.manager, {
         provider: provider.name,
@@ -163,7 +164,7 @@ export class PaymentConfirmations {
     const known = await this.payments.findByReference(this.payments.manager, event.reference);
     if (!known) return false;
     return this.bus.transaction(async (tx) => {
-      await this.transitions.lock(tx, known.orderUuid);
+      await this.transitions.lock(tx, lockKeyOf(known));
       const payment = (await this.payments.findByUuid(tx.manager, known.uuid, true))!;
       const fresh = await this.payments.recordEvent(tx.manager, {
         provider: provider.name,
@@ -184,7 +185,7 @@ export class PaymentConfirmations {
         return false;
       }
       await this.payments.insertRefund(tx.manager, {
-        orderUuid: payment.orderUuid,
+        orderUuid: orderOf(payment),
         paymentUuid: payment.uuid,
         provider: provider.name,
         amount: Money.min(new Money(amount), new Money(payment.amountPaid)).toFixed(2),

@@ -13,7 +13,10 @@ export type PaymentActor = 'owner' | 'manager' | 'staff' | 'guest' | 'provider' 
  * webhooks, mails) leaves after the commit.
  */
 export interface PaymentChanged {
-  orderUuid: string;
+  /** The order the payment pays; null for a payment of a tab's share. */
+  orderUuid: string | null;
+  /** The tab's share the payment pays; null for an order's. */
+  shareUuid: string | null;
   /** The payment as stored after the change. */
   payment: PaymentEntity;
   actor: PaymentActor;

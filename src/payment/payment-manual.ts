@@ -5,7 +5,7 @@ import { Transaction } from '../database/event-bus';
 import { ManualPaymentStatus, sumPaid } from './domain/payment-state';
 import { paymentsTotal } from './payment-metrics';
 import { refundable } from './payment-refunds';
-import { ChangedBy, OrderSnapshot, PaymentTransitions } from './payment-transitions';
+import { ChangedBy, OrderSnapshot, PaymentTransitions, ShareSnapshot } from './payment-transitions';
 import { PaymentRepository, PaymentRow } from './payment.repository';
 
 /**
@@ -81,6 +81,66 @@ export class PaymentManual {
       latest.status === 'pending' ? { status: 'abandoned', nextCheckAt: null } : {},
       quiet,
     );
+  }
+
+  /**
+   * Money the team collected for a share of a tab (cash, a transfer to the
+   * business's account), with the tip given with it: one paid payment of
+   * the share, in the caller's transaction, under the share's lock. The
+   * caller has checked the share is unpaid (it holds the tab's lock).
+   */
+  async recordShare(
+    tx: Transaction,
+    share: ShareSnapshot,
+    method: 'cash' | 'bank_transfer',
+    tip: string,
+    by: ChangedBy & { userUuid: string },
+  ): Promise<PaymentRow> {
+    await this.transitions.lock(tx, share.uuid);
+    return this.transitions.create(
+      tx,
+      {
+        orderUuid: null,
+        shareUuid: share.uuid,
+        businessUuid: share.businessUuid,
+        method,
+        channel: 'manual',
+        currency: share.currency,
+        status: 'paid',
+        amount: share.amount,
+        // What came in: the share and the tip given with it.
+        amountPaid: new Money(share.amount).plus(tip).toFixed(2),
+        tipAmount: tip,
+        paidAt: this.clock.now(),
+        recordedBy: by.userUuid,
+        nextCheckAt: null,
+      },
+      { ...by, notifyOwner: false },
+    );
+  }
+
+  /**
+   * A tab closed with money due: the open (pending) payments of these
+   * shares are abandoned, each under its share's lock, in the caller's
+   * transaction. A charge paid later still counts (its money is real).
+   */
+  async abandonShares(
+    tx: Transaction,
+    shareUuids: readonly string[],
+    by: ChangedBy & { userUuid: string },
+  ): Promise<void> {
+    for (const shareUuid of shareUuids) {
+      await this.transitions.lock(tx, shareUuid);
+      for (const payment of await this.payments.ofShares(tx.manager, [shareUuid])) {
+        if (payment.status !== 'pending') continue;
+        await this.transitions.change(
+          tx,
+          payment,
+          { status: 'abandoned', nextAction: null, nextCheckAt: null },
+          { ...by, notifyOwner: false },
+        );
+      }
+    }
   }
 
   /** What is left to pay, recorded as paid: on the open manual payment, or as a new one. */

@@ -1,3 +1,4 @@
+import { lockKeyOf } from './domain/paid-for';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { EventBus } from '../database/event-bus';
@@ -79,7 +80,7 @@ export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDes
     });
     if (!lookup.ok && !giveUp) return false;
     return this.bus.transaction(async (tx) => {
-      await this.transitions.lock(tx, payment.orderUuid);
+      await this.transitions.lock(tx, lockKeyOf(payment));
       if (!(await this.payments.pendingRefund(tx.manager, refund.uuid))) return false;
       const id = lookup.ok ? lookup.refundId : null;
       if (!id) {

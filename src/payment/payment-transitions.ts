@@ -25,6 +25,24 @@ export interface OrderSnapshot {
   method: string;
 }
 
+/** What a share of a tab a payment pays is, as far as the payment module needs it. */
+export interface ShareSnapshot {
+  uuid: string;
+  businessUuid: string;
+  /** What the share pays. */
+  amount: string;
+  currency: string | null;
+}
+
+/** A share charged from the tab page: who pays (an email for the provider), the tip, a reference base. */
+export interface ShareChargeSnapshot extends ShareSnapshot {
+  email: string;
+  /** The tip given with the share, decimal text. */
+  tip: string;
+  /** The base of the share's payment references (`<base>-<n>`). */
+  reference: string;
+}
+
 /**
  * The only way a payment changes: written in the caller's transaction, which
  * holds the order's payments lock, then published as `payment.changed` in
@@ -63,6 +81,7 @@ export class PaymentTransitions {
   async announce(tx: Transaction, payment: PaymentRow, by: ChangedBy): Promise<void> {
     await tx.emit('payment.changed', {
       orderUuid: payment.orderUuid,
+      shareUuid: payment.shareUuid,
       payment,
       actor: by.actor,
       userUuid: by.userUuid,

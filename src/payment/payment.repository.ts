@@ -70,7 +70,8 @@ export interface NewProviderEvent {
   eventKey: string;
   eventType: string;
   reference: string;
-  orderUuid: string;
+  /** Null for a payment of a tab's share. */
+  orderUuid: string | null;
   paymentUuid: string | null;
   outcome: string;
   detail: Record<string, unknown>;
@@ -170,6 +171,20 @@ export class PaymentRepository {
   }
 
   /** The payments of these orders, oldest first (creation, then uuid for a stable order). */
+  /** The payments of these shares of tabs, oldest first. */
+  async ofShares(manager: EntityManager, shareUuids: readonly string[]): Promise<PaymentRow[]> {
+    if (shareUuids.length === 0) return [];
+    return fetchAll(
+      manager,
+      db
+        .selectFrom('payments')
+        .selectAll()
+        .where('shareUuid', 'in', [...shareUuids])
+        .orderBy('createdAt')
+        .orderBy('uuid'),
+    );
+  }
+
   async ofOrders(manager: EntityManager, orderUuids: readonly string[]): Promise<PaymentRow[]> {
     if (orderUuids.length === 0) return [];
     return fetchAll(

@@ -15,7 +15,12 @@ import {
 import { PaymentConfirmations } from './payment-confirmations';
 import { PaymentManual } from './payment-manual';
 import { PaymentRefunds, refundable, RefundRequest, RefundResult } from './payment-refunds';
-import { ChangedBy, OrderSnapshot } from './payment-transitions';
+import {
+  ChangedBy,
+  OrderSnapshot,
+  ShareChargeSnapshot,
+  ShareSnapshot,
+} from './payment-transitions';
 import { PaymentRepository, PaymentRow } from './payment.repository';
 import { PaymentProviders } from './providers/payment-providers';
 import { PaymentTransitions } from './payment-transitions';
@@ -152,6 +157,52 @@ export class PaymentService {
     }
   }
 
+  /** Money the team collected for a share of a tab, recorded as one paid payment of it. */
+  recordSharePayment(
+    tx: Transaction,
+    share: ShareSnapshot,
+    method: 'cash' | 'bank_transfer',
+    tip: string,
+    by: ChangedBy & { userUuid: string },
+  ): Promise<PaymentRow> {
+    return this.manual.recordShare(tx, share, method, tip, by);
+  }
+
+  /** A charge for a share of a tab, from the tab page (409 for a share paid or with a charge open). */
+  createShareCharge(
+    share: ShareChargeSnapshot,
+    body: CreatePaymentDto,
+    context: CheckoutContext,
+  ): Promise<PaymentRow> {
+    return this.charges.createForShare(share, body, context);
+  }
+
+  /** Abandons the open payments of these shares (their tab closed with money due). */
+  abandonSharePayments(
+    tx: Transaction,
+    shareUuids: readonly string[],
+    by: ChangedBy & { userUuid: string },
+  ): Promise<void> {
+    return this.manual.abandonShares(tx, shareUuids, by);
+  }
+
+  /** A card checkout for a share of a tab (409 for a share paid or with a payment open). */
+  openShareCheckout(
+    share: ShareChargeSnapshot,
+    callbackUrl: string | undefined,
+    context: CheckoutContext,
+  ): Promise<PaymentRow> {
+    return this.checkouts.openForShare(share, callbackUrl, context);
+  }
+
+  /** The payments of these shares of tabs, oldest first (read on `manager`). */
+  ofShares(
+    shareUuids: readonly string[],
+    manager: EntityManager = this.payments.manager,
+  ): Promise<PaymentRow[]> {
+    return this.payments.ofShares(manager, shareUuids);
+  }
+
   /** Whether a provider collects the order's money, so nobody may set it by hand. */
   collectedOnline(tx: Transaction, orderUuid: string): Promise<boolean> {
     return this.manual.collectedOnline(tx, orderUuid);
@@ -187,7 +238,9 @@ export class PaymentService {
     const refunds = await this.payments.refundsOfOrders(manager, orderUuids);
     const byOrder = new Map<string, { payments: PaymentRow[]; refunds: typeof refunds }>();
     for (const uuid of orderUuids) byOrder.set(uuid, { payments: [], refunds: [] });
-    for (const payment of payments) byOrder.get(payment.orderUuid)?.payments.push(payment);
+    for (const payment of payments) {
+      if (payment.orderUuid) byOrder.get(payment.orderUuid)?.payments.push(payment);
+    }
     for (const refund of refunds) byOrder.get(refund.orderUuid)?.refunds.push(refund);
     return byOrder;
   }

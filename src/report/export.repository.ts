@@ -45,6 +45,7 @@ export const ORDER_COLUMNS = [
   'tip',
   'total',
   'refunded',
+  'channel',
 ] as const;
 
 const UUID = ORDER_COLUMNS.indexOf('uuid');
@@ -75,7 +76,7 @@ const ORDER_SELECT = `
          to_char(o.requested_time, ${LOCAL_ISO}), o.customer_email_address,
          o.customer_phone_number, o.items_subtotal::text, o.delivery_fee::text, o.discount::text,
          o.discount_code, o.service_charge::text, o.tax::text, o.tip::text, o.amount::text,
-         o.amount_refunded::text, o.created_at::text
+         o.amount_refunded::text, o.channel, o.created_at::text
     FROM orders o`;
 
 /** The whole period in (created_at, uuid) order: the order of orders_business_created_idx. */

@@ -28,6 +28,36 @@ export interface ChannelShareRow {
 export class PaymentChannelsRepository {
   constructor(private readonly reports: ReportRepository) {}
 
+  /**
+   * The sales of a period by where the orders came from (`online`, or the
+   * team's `phone`, `walk_in`, `waiter`): how many and their totals
+   * (orders_business_created_idx).
+   */
+  byOrderChannel(
+    businessUuid: string,
+    range: ReportRange,
+    timeZone: string,
+  ): Promise<ChannelShareRow[]> {
+    return this.reports.inTimeZone(timeZone, (manager) =>
+      fetchAll(
+        manager,
+        db
+          .selectFrom('orders as o')
+          .select([
+            'o.channel',
+            sql<number>`count(*)::int`.as('orders'),
+            sql<string>`sum(o.amount)::numeric(20,2)::text`.as('total'),
+          ])
+          .where('o.businessUuid', '=', businessUuid)
+          .where('o.status', 'in', SALE_STATUSES as OrderEntity['status'][])
+          .where('o.createdAt', '>=', sql<Date>`${range.from}::date::timestamptz`)
+          .where('o.createdAt', '<', sql<Date>`(${range.to}::date + 1)::timestamptz`)
+          .groupBy('o.channel')
+          .orderBy('o.channel'),
+      ),
+    );
+  }
+
   byChannel(
     businessUuid: string,
     range: ReportRange,

@@ -88,7 +88,7 @@ export class ReportController {
    * uuid, created_at (local, with its offset), status, payment_processor, payment_status,
    * payment_channels (the channels of its paid payments, `;`-separated), fulfilment_type, requested_time, customer_email_address, customer_phone_number,
    * items_subtotal, delivery_fee, discount, discount_code, service_charge, tax, tip, total,
-   * refunded; with `lines=true` one row per order line, followed by item_uuid, title_name, options,
+   * refunded, channel (`online`, or `phone`, `walk_in`, `waiter` for an order the team took); with `lines=true` one row per order line, followed by item_uuid, title_name, options,
    * quantity, unit_price_amount, line_total. A cell beginning with `=`, `+`, `-`, `@`, a tab or a
    * carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. Streamed
    * as it is read: any number of orders.

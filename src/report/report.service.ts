@@ -92,6 +92,10 @@ export class ReportService {
     for (const row of await this.channels.byChannel(businessUuid, range, timeZone)) {
       byChannel[row.channel] = { orders: row.orders, total: row.total };
     }
+    const byOrderChannel: Record<string, SalesShareDto> = {};
+    for (const row of await this.channels.byOrderChannel(businessUuid, range, timeZone)) {
+      byOrderChannel[row.channel] = { orders: row.orders, total: row.total };
+    }
     const byBucket = new Map<string, FiguresRow>();
     const byProcessor: Record<string, SalesShareDto> = {};
     const byFulfilment: Record<string, SalesShareDto> = {};
@@ -120,6 +124,7 @@ export class ReportService {
       by_payment_processor: byProcessor,
       by_payment_channel: byChannel,
       by_fulfilment_type: byFulfilment,
+      by_channel: byOrderChannel,
     };
   }
 

@@ -38,6 +38,10 @@ export const BUSINESS_ACTIONS = [
   'webhook.manage',
   /** The log of messages sent to guests by WhatsApp and SMS. */
   'messages.read',
+  /** Take an order, open and split a tab, mark a share paid in cash or by transfer. */
+  'order.take',
+  /** Close a tab with money due. */
+  'tab.close_due',
 ] as const;
 
 export type BusinessAction = (typeof BUSINESS_ACTIONS)[number];
@@ -61,6 +65,8 @@ export const ROLE_ACTIONS: Readonly<Record<BusinessRole, ReadonlySet<BusinessAct
     'discount.manage',
     'members.read',
     'messages.read',
+    'order.take',
+    'tab.close_due',
   ]),
   staff: new Set<BusinessAction>([
     'business.read',
@@ -68,6 +74,7 @@ export const ROLE_ACTIONS: Readonly<Record<BusinessRole, ReadonlySet<BusinessAct
     'business.availability',
     'order.read',
     'order.update',
+    'order.take',
   ]),
 };
 

@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppEvents, EventBus } from '../database/event-bus';
-import { OrderChangeKind, OrderEntity, OrderInboxService } from '../order';
+import { OrderChangeKind, OrderEntity, OrderInboxService, TabClosed } from '../order';
 import type { AvailabilityChanged } from '../pace';
 import { eventOfChange, WebhookEventType } from './domain/webhook-events';
 import { WebhookQueue } from './webhook-queue';
@@ -32,6 +32,7 @@ export class WebhookPublisher implements OnModuleInit {
       this.publishAvailability(tx.manager, change),
     );
     this.bus.on('stock.crossed', (event, tx) => this.publishStock(tx.manager, event));
+    this.bus.on('tab.closed', (event, tx) => this.publishTabClosed(tx.manager, event));
   }
 
   /** A change of the kitchen's switch → `business.availability_changed`. */
@@ -64,6 +65,20 @@ export class WebhookPublisher implements OnModuleInit {
         business_uuid: event.businessUuid,
         item: { ...event.item },
       });
+    }
+  }
+
+  // R115: a closed tab is an event of its own.
+  /** A table's tab closed: `tab.closed` with the tab's summary, to the endpoints that want it. */
+  async publishTabClosed(manager: EntityManager, event: TabClosed): Promise<void> {
+    const endpoints = await this.repository.matchingEndpoints(
+      manager,
+      event.ownerUuid,
+      event.businessUuid,
+      'tab.closed',
+    );
+    for (const endpoint of endpoints) {
+      await this.queue.enqueueEvent(manager, endpoint, 'tab.closed', { tab: event.tab });
     }
   }
 

@@ -1,6 +1,7 @@
 import { DeliveryZoneRefDto } from '../../entity';
 import { ApiProperty, ApiPropertyOptional, OmitType, PickType } from '@nestjs/swagger';
 import { FULFILMENT_TYPES } from '../domain/fulfilment-type';
+import { ORDER_CHANNELS } from '../entities/order.entity';
 import { ORDER_STATUSES } from '../domain/order-status';
 import {
   PAYMENT_PROCESSORS,
@@ -29,6 +30,8 @@ export class OrderLineOptionDto {
 }
 
 export class OrderLineResponseDto {
+  /** The line itself (a split of a tab's bill by items names it). */
+  line_uuid!: string;
   item_uuid!: string;
   /** The item's title when the order was placed. */
   title_name!: string | null;
@@ -221,6 +224,18 @@ export class OrderResponseDto {
    */
   @ApiPropertyOptional({ type: [OrderTicketSummaryDto] })
   tickets?: OrderTicketSummaryDto[];
+  /** Where the order came from: `online` (the guest's own), or `phone`, `walk_in`, `waiter` (taken by the team). */
+  @ApiProperty({ enum: ORDER_CHANNELS })
+  channel!: string;
+  /**
+   * The owner or team member who took the order; null for a guest's. Left
+   * out of every answer a guest gets (the placement's included).
+   */
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, required: false })
+  created_by?: string | null;
+  /** The table's tab this order is a round of; null for an order paid on its own. */
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true })
+  tab_uuid!: string | null;
   created_at!: string;
   updated_at!: string;
 }
@@ -293,6 +308,7 @@ export function toOrderSummary(order: OrderEntity): OrderSummaryDto {
 
 export function toOrderLineResponse(line: OrderLineEntity): OrderLineResponseDto {
   return {
+    line_uuid: line.uuid,
     item_uuid: line.itemUuid,
     title_name: line.titleName,
     category: line.category,
@@ -352,10 +368,20 @@ export function toOrderResponse(order: OrderEntity, parts: OrderParts): OrderRes
     language: order.language ?? null,
     items: lines.map(toOrderLineResponse),
     history: events.map(toOrderHistoryEntry),
+    channel: order.channel ?? 'online',
+    created_by: order.createdBy ?? null,
+    tab_uuid: order.tabUuid ?? null,
     ...(parts.tickets?.length ? { tickets: [...parts.tickets] } : {}),
     created_at: iso(order.createdAt),
     updated_at: iso(order.updatedAt),
   };
+}
+
+/** The tab a placed round joined (or opened). */
+export class PlacedTabDto {
+  uuid!: string;
+  /** The party's capability for the tab: send it as `tab_token` with the next round, or `x-tab-token`. */
+  tab_token!: string;
 }
 
 /** The placement's answer: the order and the guest's token for it. */
@@ -368,6 +394,10 @@ export class PlacedOrderResponseDto extends OrderResponseDto {
    */
   @ApiProperty({ example: 'kq3V0mS2pDq1R8xkz6m3qN4v9yU7tW1bC5dE8fG0hJ4' })
   order_token!: string;
+
+  /** For a round of a table's tab: the tab and the party's token for its later rounds, its bill and its stream. */
+  @ApiProperty({ type: PlacedTabDto, required: false })
+  tab?: PlacedTabDto;
 }
 
 /**
@@ -377,6 +407,7 @@ export class PlacedOrderResponseDto extends OrderResponseDto {
 export class GuestOrderResponseDto extends OmitType(OrderResponseDto, [
   'owner_note',
   'tickets',
+  'created_by',
 ] as const) {}
 
 /**
@@ -400,7 +431,7 @@ export function toGuestHistory(events: readonly OrderEventEntity[]): OrderHistor
  */
 export function toGuestOrderResponse(order: OrderEntity, parts: OrderParts): GuestOrderResponseDto {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { owner_note, history, tickets, ...rest } = toOrderResponse(order, {
+  const { owner_note, created_by, history, tickets, ...rest } = toOrderResponse(order, {
     ...parts,
     events: [],
   });

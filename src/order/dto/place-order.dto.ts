@@ -283,6 +283,17 @@ export class PlaceOrderDto {
   @IsAmount()
   tip_amount?: number | string;
 
+  /**
+   * A table's tab token (from the answer that opened the tab): this dine-in
+   * order is the party's next round. A guest order for a table whose tab is
+   * open, without the tab's token, is refused (409).
+   */
+  @ApiProperty({ required: false })
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
+  tab_token?: string;
+
   /** 1 to 100 lines. */
   @ApiProperty({ type: [CartItemDto], minItems: 1, maxItems: MAX_CART_LINES })
   @IsArray()

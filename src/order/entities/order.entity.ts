@@ -11,6 +11,13 @@ import type { PaymentProcessor } from '../../payment';
 import type { FulfilmentType } from '../domain/fulfilment-type';
 import type { PaymentState, PaymentStatus } from '../../payment';
 
+/** Where an order came from: a guest's own (`online`) or taken by the team. */
+export const ORDER_CHANNELS = ['online', 'phone', 'walk_in', 'waiter'] as const;
+export type OrderChannel = (typeof ORDER_CHANNELS)[number];
+/** The channels of an order the team takes. */
+export const STAFF_CHANNELS = ['phone', 'walk_in', 'waiter'] as const;
+export type StaffChannel = (typeof STAFF_CHANNELS)[number];
+
 /**
  * A placed order. `owner_uuid` is the business owner at placement,
  * kept on the row so the inbox and every ownership check are one indexed read.
@@ -20,6 +27,8 @@ import type { PaymentState, PaymentStatus } from '../../payment';
 @Index('orders_owner_created_idx', ['ownerUuid', 'createdAt', 'uuid'])
 /** One business's orders over a period, for its reports and CSV export. */
 @Index('orders_business_created_idx', ['businessUuid', 'createdAt', 'uuid'])
+/** The rounds of a table's tab. */
+@Index('orders_tab_idx', ['tabUuid'], { where: 'tab_uuid IS NOT NULL' })
 export class OrderEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_orders' })
   uuid!: string;
@@ -146,6 +155,18 @@ export class OrderEntity {
   /** The language the order was placed in (BCP 47), among the menu's; null for a menu without languages. */
   @Column({ type: 'varchar', length: 35, nullable: true })
   language!: string | null;
+
+  /** Where the order came from: `online` (a guest's), or `phone`, `walk_in`, `waiter` (taken by staff). */
+  @Column({ type: 'varchar', length: 16, default: 'online' })
+  channel!: OrderChannel;
+
+  /** The owner or team member who took the order; null for a guest's. */
+  @Column({ name: 'created_by', type: 'uuid', nullable: true })
+  createdBy!: string | null;
+
+  /** The table's tab this order is a round of; null for an order paid on its own. */
+  @Column({ name: 'tab_uuid', type: 'uuid', nullable: true })
+  tabUuid!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -74,6 +74,7 @@ export class OrderEventBus {
       type,
       ownerUuid: order.ownerUuid,
       order: toOrderSummary(order),
+      tabUuid: order.tabUuid ?? null,
     };
     if (this.notifications.enabled) {
       await this.notifications.publish(CHANNEL_OF[type], JSON.stringify(event), tx.manager);

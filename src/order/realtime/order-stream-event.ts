@@ -18,6 +18,8 @@ export interface OrderStreamEvent {
   /** Only this user's streams receive it. */
   ownerUuid: string;
   order: OrderSummaryDto;
+  /** The tab the order is a round of: that tab's party streams receive it too. */
+  tabUuid?: string | null;
 }
 
 /** Reads an event from a NOTIFY payload; null for anything that is not one. */

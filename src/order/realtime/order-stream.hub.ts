@@ -9,7 +9,7 @@ import { OrderStreamEvent, sseFrame } from './order-stream-event';
 interface StreamClient {
   /** The owner whose orders it follows, or the one order a guest follows. */
   key: string;
-  kind: 'owner' | 'guest';
+  kind: 'owner' | 'guest' | 'tab';
   res: Response;
   heartbeat: NodeJS.Timeout;
   /** What an inbox stream was opened with, checked again while it is open. */
@@ -44,6 +44,8 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('OrderStream');
   private readonly clients = new Map<string, Set<StreamClient>>();
   private readonly guests = new Map<string, Set<StreamClient>>();
+  /** A tab's party: every event of its rounds (a new round, a change of one). */
+  private readonly tabParties = new Map<string, Set<StreamClient>>();
   /** Inbox streams by a business they follow as a member. */
   private readonly members = new Map<string, Set<StreamClient>>();
   private closing = false;
@@ -100,6 +102,11 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
     this.start({ key: orderUuid, kind: 'guest' }, req, res);
   }
 
+  /** A tab's party's stream: the events of its rounds. */
+  openForTab(tabUuid: string, req: Request, res: Response): void {
+    this.start({ key: tabUuid, kind: 'tab' }, req, res);
+  }
+
   private start(
     who: Pick<StreamClient, 'key' | 'kind' | 'credential' | 'memberOf' | 'only'>,
     req: Request,
@@ -147,6 +154,9 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
     if (event.type === 'order.updated') {
       for (const client of this.guests.get(event.order.uuid) ?? []) targets.add(client);
     }
+    if (event.tabUuid) {
+      for (const client of this.tabParties.get(event.tabUuid) ?? []) targets.add(client);
+    }
     if (targets.size === 0) return;
     const frame = sseFrame(event);
     for (const client of targets) this.write(client, frame);
@@ -184,7 +194,7 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
   /** How many streams are open in this process. */
   get size(): number {
     let count = 0;
-    for (const map of [this.clients, this.guests]) {
+    for (const map of [this.clients, this.guests, this.tabParties]) {
       for (const owned of map.values()) count += owned.size;
     }
     return count;
@@ -197,7 +207,7 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
     this.unsubscribeChanges?.();
     this.members.clear();
     this.untrackStreams();
-    for (const map of [this.clients, this.guests]) {
+    for (const map of [this.clients, this.guests, this.tabParties]) {
       for (const owned of map.values()) {
         for (const client of owned) {
           clearInterval(client.heartbeat);
@@ -290,6 +300,7 @@ export class OrderStreamHub implements OnModuleInit, OnModuleDestroy {
   }
 
   private mapOf(client: Pick<StreamClient, 'kind'>): Map<string, Set<StreamClient>> {
+    if (client.kind === 'tab') return this.tabParties;
     return client.kind === 'owner' ? this.clients : this.guests;
   }
 }

@@ -27,8 +27,9 @@ export class PaymentEventEntity {
   @Column({ type: 'varchar', length: 100 })
   reference!: string;
 
-  @Column({ name: 'order_uuid', type: 'uuid' })
-  orderUuid!: string;
+  /** The order of the payment; null for a payment of a tab's share. */
+  @Column({ name: 'order_uuid', type: 'uuid', nullable: true })
+  orderUuid!: string | null;
 
   /** The payment the event was about; null for events recorded before payments had rows. */
   @Column({ name: 'payment_uuid', type: 'uuid', nullable: true })

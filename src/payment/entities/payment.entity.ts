@@ -21,6 +21,8 @@ import type {
  */
 @Entity('payments')
 @Index('payments_order_idx', ['orderUuid', 'createdAt'])
+/** The payments of a tab's shares. */
+@Index('payments_share_idx', ['shareUuid'], { where: 'share_uuid IS NOT NULL' })
 @Index('payments_reference_key', ['reference'], { unique: true })
 /** A business's paid payments, for its sales by payment channel. */
 @Index('payments_business_paid_idx', ['businessUuid', 'orderUuid'], { where: `status = 'paid'` })
@@ -30,8 +32,9 @@ export class PaymentEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_payments' })
   uuid!: string;
 
-  @Column({ name: 'order_uuid', type: 'uuid' })
-  orderUuid!: string;
+  /** The order this payment pays; null for a payment of a tab's share (`share_uuid`). */
+  @Column({ name: 'order_uuid', type: 'uuid', nullable: true })
+  orderUuid!: string | null;
 
   /** The share of a tab this payment pays; null for a whole order. */
   @Column({ name: 'share_uuid', type: 'uuid', nullable: true })

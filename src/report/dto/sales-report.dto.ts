@@ -97,4 +97,14 @@ export class SalesReportResponseDto {
     example: { dine_in: { orders: 3, total: '90.00' } },
   })
   by_fulfilment_type!: Record<string, SalesShareDto>;
+  /**
+   * Sales by where the orders came from: `online` (the guests' own), or
+   * `phone`, `walk_in`, `waiter` (taken by the team); only channels with sales.
+   */
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { $ref: '#/components/schemas/SalesShareDto' },
+    example: { online: { orders: 5, total: '150.00' }, waiter: { orders: 2, total: '60.00' } },
+  })
+  by_channel!: Record<string, SalesShareDto>;
 }

@@ -6,6 +6,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'business.availability_changed',
   'stock.low',
   'item.sold_out',
+  'tab.closed',
   'ping',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
