@@ -887,6 +887,206 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/public/api/v1/svc/businesses/{business_uuid}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take an order as the team
+         * @description Owner, manager or staff of the business (a business the caller has no part in is 404): the guest’s order body (the email optional) with `channel` (`phone`, `walk_in`, `waiter`). The same prices, rules, stock and fulfilment apply as to a guest’s order; the opening hours and the `accepting_orders` switch do not. `"accept": true` places it accepted at once. `tab_uuid` makes it a round of that open tab (409 when it is settling or closed); a dine-in order for a table of a menu with `fulfilment.dine_in.pay_at_end` joins the table’s tab without it, opening one when there is none. The order records `created_by` (the member) and its first history entry names the member (`by`) and their role (`actor`).
+         */
+        post: operations["placeStaffOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/businesses/{business_uuid}/tabs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tabs of a business
+         * @description Owner, manager or staff: the business’s tabs, newest first (at most 200), each with its rounds, total, paid, due and shares; `status` filters (`open`, `settling`, `closed`). A business the caller has no part in is 404.
+         */
+        get: operations["listTabs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/tabs/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tab
+         * @description Owner, manager or staff of its business: the tab with its rounds (each an order), total, paid, due, shares and the party’s `tab_token`. Another business’s tab is 404.
+         */
+        get: operations["getTab"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/tab/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tab as its party
+         * @description API key and the tab token: the tab with its rounds (as their guest sees orders: no member uuids, no owner notes), total, paid, due and shares. A wrong or missing token is 404, as for an unknown tab.
+         */
+        get: operations["getGuestTab"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/tab/{uuid}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a tab as its party (Server-Sent Events)
+         * @description The events of the tab’s rounds: `order.created` when a round joins it, `order.updated` when one changes (status, payment), each with the round’s summary as JSON `data`, and a comment line as heartbeat every 15 s. EventSource cannot send headers, so the key and the token go in the query (`api_key`, `tab_token`). A wrong or missing token is 404, as for an unknown tab.
+         */
+        get: operations["streamGuestTab"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/tabs/{uuid}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split a tab’s bill into shares
+         * @description Owner, manager or staff. `{"by": "equal", "parts": n}` (1–50 parts differing by at most 0.01), `{"by": "items", "shares": [{"lines": [{"order_uuid", "line_uuid", "quantity"}]}]}` (every unpaid line’s quantity in exactly one share; the amount due, service charge, tax and discount included, apportioned by the lines’ values, each share rounded down to the cent and the rest to the largest share) or `{"by": "amount", "amounts": ["12.00", …]}` (summing to the amount due, else 422). The shares always sum to the amount due exactly; a new split replaces the unpaid shares only. The tab becomes `settling` and takes no new round (409). A closed tab, or one with nothing due, is 409. Answers 200 with the tab.
+         */
+        post: operations["splitTab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/tab/{uuid}/split": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Split a tab’s bill as its party
+         * @description API key and the tab token (404 when wrong or missing). `{"by": "equal", "parts": n}` (1–50 parts differing by at most 0.01), `{"by": "items", "shares": [{"lines": [{"order_uuid", "line_uuid", "quantity"}]}]}` (every unpaid line’s quantity in exactly one share; the amount due, service charge, tax and discount included, apportioned by the lines’ values, each share rounded down to the cent and the rest to the largest share) or `{"by": "amount", "amounts": ["12.00", …]}` (summing to the amount due, else 422). The shares always sum to the amount due exactly; a new split replaces the unpaid shares only. The tab becomes `settling` and takes no new round (409). A closed tab, or one with nothing due, is 409. Answers 200 with the tab.
+         */
+        post: operations["splitGuestTab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/tabs/{uuid}/shares/{share_uuid}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a share of a tab paid in cash or by transfer
+         * @description Owner, manager or staff: `{"method": "cash"|"bank_transfer", "tip_amount"}` records the share paid (one payment of its amount, with the tip, which does not count toward the tab’s total). A share already paid is 409 (two people recording one share at once record it once); a replaced or unknown share is 404; a closed tab 409. When what is paid reaches the tab’s total the tab closes by itself and its rounds become `paid`. Answers 201 with the tab.
+         */
+        post: operations["payTabShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/svc/svc-init/tab/{uuid}/shares/{share_uuid}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a share of a tab as its party
+         * @description API key and the tab token (404 when wrong or missing): the body of an order page’s payment (`{"channel": "ussd", "bank": "737"}`, mobile money or `bank_transfer`) and an optional `tip_amount`, charged with the share through Paystack’s Charge API; answers 201 with the payment and its `next_action`. A share already paid, or with a charge still open, is 409 before Paystack is asked, so two guests paying one share at once pay it once. The charge confirms itself as an order’s does; the share becomes paid, and the tab closes when all is paid.
+         */
+        post: operations["payGuestTabShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/public/api/v1/svc/tabs/{uuid}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a tab
+         * @description A tab with nothing due may be closed by anyone who takes orders; with money due only by the owner or a manager (staff: 403), with a `reason` (422 without), kept on the tab with who closed it. A closed tab takes no round and its token opens nothing new: the table’s next party starts a new tab. Closing a closed tab is 409. Answers 200 with the tab; `tab.closed` goes to the webhooks.
+         */
+        post: operations["closeTab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugins/svc/svc-init/order/{uuid}/payment": {
         parameters: {
             query?: never;
@@ -1580,7 +1780,7 @@ export interface paths {
          *     uuid, created_at (local, with its offset), status, payment_processor, payment_status,
          *     payment_channels (the channels of its paid payments, `;`-separated), fulfilment_type, requested_time, customer_email_address, customer_phone_number,
          *     items_subtotal, delivery_fee, discount, discount_code, service_charge, tax, tip, total,
-         *     refunded; with `lines=true` one row per order line, followed by item_uuid, title_name, options,
+         *     refunded, channel (`online`, or `phone`, `walk_in`, `waiter` for an order the team took); with `lines=true` one row per order line, followed by item_uuid, title_name, options,
          *     quantity, unit_price_amount, line_total. A cell beginning with `=`, `+`, `-`, `@`, a tab or a
          *     carriage return is prefixed with `'` so that spreadsheets do not run it as a formula. Streamed
          *     as it is read: any number of orders.
@@ -2226,6 +2426,13 @@ export interface components {
             /** @description The code from the change email. */
             token_to_change_password: string;
         };
+        CloseTabDto: {
+            /**
+             * @description Why the tab closes with money due (kept with the tab); needed then.
+             * @example Walked out; the manager waived the rest.
+             */
+            reason?: string;
+        };
         CreateDiscountDto: {
             /**
              * @description 3–32 of A–Z, 0–9, `-` and `_`; compared without regard to case and kept upper-case.
@@ -2324,7 +2531,7 @@ export interface components {
              *       "order.created"
              *     ]
              */
-            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping")[];
+            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "tab.closed" | "ping")[];
             /**
              * @description Where events are POSTed: http or https, and (unless the service allows
              *     private addresses) a host that resolves to public addresses only.
@@ -2341,7 +2548,7 @@ export interface components {
             description: string | null;
             /** @description False when turned off by the owner, or by the service after 20 failed deliveries in a row. */
             enabled: boolean;
-            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping")[];
+            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "tab.closed" | "ping")[];
             /**
              * @description The signing secret (`whsec_` + base64). Shown only now; store it.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -2594,6 +2801,11 @@ export interface components {
              */
             amount: string;
             business_uuid: string;
+            /**
+             * @description Where the order came from: `online` (the guest's own), or `phone`, `walk_in`, `waiter` (taken by the team).
+             * @enum {string}
+             */
+            channel: "online" | "phone" | "walk_in" | "waiter";
             created_at: string;
             /** @description The menu's ISO 4217 code when it names one, else its currency ticker as stored. */
             currency: string | null;
@@ -2661,6 +2873,11 @@ export interface components {
             requested_time: string | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
+            /**
+             * Format: uuid
+             * @description The table's tab this order is a round of; null for an order paid on its own.
+             */
+            tab_uuid: string | null;
             updated_at: string;
             uuid: string;
         };
@@ -3133,6 +3350,8 @@ export interface components {
                      * @example 15.00
                      */
                     minimum_order_amount?: string | number;
+                    /** @description A table's dine-in orders join its tab, paid at the end. */
+                    pay_at_end?: boolean | null;
                 } & {
                     [key: string]: unknown;
                 };
@@ -3371,6 +3590,8 @@ export interface components {
             item_uuid: string;
             /** @example 59.97 */
             line_total: string;
+            /** @description The line itself (a split of a tab's bill by items names it). */
+            line_uuid: string;
             /** @description The chosen options; [] for an item ordered without options. */
             options: components["schemas"]["OrderLineOptionDto"][];
             /** @example 3 */
@@ -3435,7 +3656,18 @@ export interface components {
              */
             amount: string;
             business_uuid: string;
+            /**
+             * @description Where the order came from: `online` (the guest's own), or `phone`, `walk_in`, `waiter` (taken by the team).
+             * @enum {string}
+             */
+            channel: "online" | "phone" | "walk_in" | "waiter";
             created_at: string;
+            /**
+             * Format: uuid
+             * @description The owner or team member who took the order; null for a guest's. Left
+             *     out of every answer a guest gets (the placement's included).
+             */
+            created_by?: string | null;
             /** @description The menu's ISO 4217 code when it names one, else its currency ticker as stored. */
             currency: string | null;
             customer_email_address: string;
@@ -3504,6 +3736,11 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
             /**
+             * Format: uuid
+             * @description The table's tab this order is a round of; null for an order paid on its own.
+             */
+            tab_uuid: string | null;
+            /**
              * @description The order's kitchen tickets, one per station, oldest first, in the
              *     business's views of the order; absent until the order has any (it is
              *     accepted).
@@ -3536,6 +3773,54 @@ export interface components {
             per_page: number;
             /** @example 240 */
             total: number;
+        };
+        PayShareChargeDto: {
+            /**
+             * @description For `ussd`: the bank's USSD code (737 GTBank, 919 UBA, 822 Sterling, 966 Zenith).
+             * @example 737
+             * @enum {string}
+             */
+            bank?: "737" | "919" | "822" | "966";
+            /** @description For a card checkout: where Paystack sends the guest back (an allowed callback origin). */
+            callback_url?: string;
+            /**
+             * @description `ussd`, `mobile_money` or `bank_transfer`, as on the order page; needed without `method`.
+             * @enum {string}
+             */
+            channel?: "ussd" | "mobile_money" | "bank_transfer";
+            /**
+             * @description `paystack` opens a card checkout (then `channel` is left out).
+             * @enum {string}
+             */
+            method?: "paystack";
+            /**
+             * @description For `mobile_money`: the wallet's phone number, international (+233…) or national (055…).
+             * @example +233551234987
+             */
+            phone?: string;
+            /**
+             * @description For `mobile_money`: the provider (mtn, atl, vod in Ghana; mpesa in Kenya).
+             * @example mtn
+             * @enum {string}
+             */
+            provider?: "mtn" | "atl" | "vod" | "mpesa";
+            /**
+             * @description A tip given with the share, decimal text; charged with it, not part of the tab's total.
+             * @example 1.00
+             */
+            tip_amount?: string;
+        };
+        PayShareDto: {
+            /**
+             * @description Money the team collected: `cash` or `bank_transfer` (to the business's own account).
+             * @enum {string}
+             */
+            method: "cash" | "bank_transfer";
+            /**
+             * @description A tip given with the share, decimal text; not part of the tab's total.
+             * @example 2.00
+             */
+            tip_amount?: string;
         };
         PaymentRecordResponseDto: {
             /**
@@ -3715,6 +4000,12 @@ export interface components {
              */
             requested_time?: string;
             /**
+             * @description A table's tab token (from the answer that opened the tab): this dine-in
+             *     order is the party's next round. A guest order for a table whose tab is
+             *     open, without the tab's token, is refused (409).
+             */
+            tab_token?: string;
+            /**
              * @description The guest's tip, decimal text (a number is read as its text), at most the
              *     items' subtotal and 2 decimals; anything but 0 needs the business to take tips (422).
              * @example 2.50
@@ -3728,7 +4019,18 @@ export interface components {
              */
             amount: string;
             business_uuid: string;
+            /**
+             * @description Where the order came from: `online` (the guest's own), or `phone`, `walk_in`, `waiter` (taken by the team).
+             * @enum {string}
+             */
+            channel: "online" | "phone" | "walk_in" | "waiter";
             created_at: string;
+            /**
+             * Format: uuid
+             * @description The owner or team member who took the order; null for a guest's. Left
+             *     out of every answer a guest gets (the placement's included).
+             */
+            created_by?: string | null;
             /** @description The menu's ISO 4217 code when it names one, else its currency ticker as stored. */
             currency: string | null;
             customer_email_address: string;
@@ -3804,6 +4106,13 @@ export interface components {
             requested_time: string | null;
             /** @enum {string} */
             status: "pending" | "accepted" | "preparing" | "ready" | "out_for_delivery" | "completed" | "rejected" | "cancelled";
+            /** @description For a round of a table's tab: the tab and the party's token for its later rounds, its bill and its stream. */
+            tab?: components["schemas"]["PlacedTabDto"];
+            /**
+             * Format: uuid
+             * @description The table's tab this order is a round of; null for an order paid on its own.
+             */
+            tab_uuid: string | null;
             /**
              * @description The order's kitchen tickets, one per station, oldest first, in the
              *     business's views of the order; absent until the order has any (it is
@@ -3811,6 +4120,11 @@ export interface components {
              */
             tickets?: components["schemas"]["OrderTicketSummaryDto"][];
             updated_at: string;
+            uuid: string;
+        };
+        PlacedTabDto: {
+            /** @description The party's capability for the tab: send it as `tab_token` with the next round, or `x-tab-token`. */
+            tab_token: string;
             uuid: string;
         };
         QuoteOrderDto: {
@@ -3886,6 +4200,12 @@ export interface components {
              * @example 2026-12-04T19:30:00+01:00
              */
             requested_time?: string;
+            /**
+             * @description A table's tab token (from the answer that opened the tab): this dine-in
+             *     order is the party's next round. A guest order for a table whose tab is
+             *     open, without the tab's token, is refused (409).
+             */
+            tab_token?: string;
             /**
              * @description The guest's tip, decimal text (a number is read as its text), at most the
              *     items' subtotal and 2 decimals; anything but 0 needs the business to take tips (422).
@@ -4069,6 +4389,23 @@ export interface components {
         };
         SalesReportResponseDto: {
             /**
+             * @description Sales by where the orders came from: `online` (the guests' own), or
+             *     `phone`, `walk_in`, `waiter` (taken by the team); only channels with sales.
+             * @example {
+             *       "online": {
+             *         "orders": 5,
+             *         "total": "150.00"
+             *       },
+             *       "waiter": {
+             *         "orders": 2,
+             *         "total": "60.00"
+             *       }
+             *     }
+             */
+            by_channel: {
+                [key: string]: components["schemas"]["SalesShareDto"];
+            };
+            /**
              * @description Sales by how they were handed over: `dine_in`, `pickup`, `delivery`.
              * @example {
              *       "dine_in": {
@@ -4186,6 +4523,111 @@ export interface components {
              * @example 2026-12-04T19:30:00+01:00
              */
             start: string;
+        };
+        SplitTabDto: {
+            /** @description For `amount`: 1–50 decimal strings summing to the amount due. */
+            amounts?: string[];
+            /** @enum {string} */
+            by: "equal" | "items" | "amount";
+            /** @description For `equal`: 2–50 parts. */
+            parts?: number;
+            /** @description For `items`: 1–50 shares, each with its lines. */
+            shares?: Record<string, never>[];
+        };
+        StaffOrderDto: {
+            /** @description Place it accepted at once (its kitchen tickets made now); pending when left out. */
+            accept?: boolean;
+            /**
+             * @description The total the client computed. The server computes its own from the items'
+             *     prices; a difference of more than 0.005 is refused.
+             * @example 59.97
+             */
+            amount: number | string;
+            /**
+             * @description For card payments: where the provider sends the guest back after the
+             *     checkout. Must be on one of the service's allowed callback origins (400 otherwise).
+             * @example https://shop.example/order/complete
+             */
+            callback_url?: string;
+            /** @description 1 to 100 lines. */
+            cart_items: components["schemas"]["CartItemDto"][];
+            /**
+             * @description How the order reached the team.
+             * @example waiter
+             * @enum {string}
+             */
+            channel: "phone" | "walk_in" | "waiter";
+            /**
+             * Format: email
+             * @description The guest's address, when they gave one (for the copy of the order and discount limits).
+             */
+            customer_email_address?: string;
+            customer_phone_number?: string;
+            /** @description Send the customer a copy of the order by email. */
+            customer_requested_order_email_copy?: boolean;
+            delivery_data?: components["schemas"]["DeliveryDataDto"];
+            /**
+             * @description A discount code of the business, compared without regard to case. It
+             *     must be enabled, within its dates, for this menu, reached by the items'
+             *     subtotal and have a redemption left in all and for this email address;
+             *     else 422 on `discount_code` saying which.
+             * @example WELCOME10
+             */
+            discount_code?: string;
+            /**
+             * @description How the order is handed over; one of the menu's fulfilment modes. When
+             *     left out it is inferred: `delivery` when a line's item has category
+             *     `Delivery` or the delivery address is not empty, `dine_in` when the
+             *     on-premise location is not `_` (nor empty), else `pickup`.
+             * @enum {string}
+             */
+            fulfilment_type?: "dine_in" | "pickup" | "delivery";
+            general_note?: string;
+            /**
+             * @description The guest's language (BCP 47, such as `fr` or `fr-CI`); without it, the
+             *     request's Accept-Language. Among the menu's languages, as the storefront
+             *     resolves it (else the menu's default); ignored by a menu without languages.
+             * @example fr
+             */
+            language?: string;
+            /**
+             * Format: uuid
+             * @description A public menu whose business is public.
+             */
+            menu_uuid: string;
+            /**
+             * @description The guest's opt-in to order messages by WhatsApp or SMS on
+             *     `customer_phone_number` (its preferred channel); without it no message is
+             *     sent. With it the phone must be a mobile number, E.164 or in the national
+             *     form of the business's country (422 on `customer_phone_number`
+             *     otherwise), and is stored in E.164.
+             */
+            message_consent?: components["schemas"]["MessageConsentDto"];
+            onpremise_data?: components["schemas"]["OnpremiseDataDto"];
+            /**
+             * @description `paystack` is the card provider; methods other than cash must be offered by the menu.
+             * @default cash
+             * @enum {string}
+             */
+            payment_processor?: "paystack" | "bank_transfer" | "cash";
+            /**
+             * @description An order for later: the start of a slot of the menu's scheduling, as ISO
+             *     8601 with an offset. Left out, the order is for now.
+             * @example 2026-12-04T19:30:00+01:00
+             */
+            requested_time?: string;
+            /**
+             * Format: uuid
+             * @description Make it a round of this open tab of the business. A dine-in order for a
+             *     table whose tab is open joins that tab without it.
+             */
+            tab_uuid?: string;
+            /**
+             * @description The guest's tip, decimal text (a number is read as its text), at most the
+             *     items' subtotal and 2 decimals; anything but 0 needs the business to take tips (422).
+             * @example 2.50
+             */
+            tip_amount?: number | string;
         };
         StockItemResponseDto: {
             /**
@@ -4325,6 +4767,55 @@ export interface components {
             message: string;
             /** @enum {boolean} */
             status: true;
+        };
+        TabResponseDto: {
+            business_uuid: string;
+            /** @description Why it was closed with money due; null otherwise. */
+            close_reason: string | null;
+            /** Format: date-time */
+            closed_at: string | null;
+            currency: string | null;
+            /** @example 44.00 */
+            due: string;
+            menu_uuid: string;
+            opened_at: string;
+            /** @example 0.00 */
+            paid: string;
+            rounds: components["schemas"]["OrderResponseDto"][];
+            shares: components["schemas"]["TabShareResponseDto"][];
+            /** @enum {string} */
+            status: "open" | "settling" | "closed";
+            /** @description The party's capability for the tab (rounds, bill, split, paying a share). */
+            tab_token: string;
+            /** @description `customer_onpremise_location` of its rounds, as sent. */
+            table: string;
+            /**
+             * @description The rounds' totals summed (cancelled and rejected rounds left out), two decimals.
+             * @example 44.00
+             */
+            total: string;
+            uuid: string;
+        };
+        TabShareResponseDto: {
+            /**
+             * @description What the share pays, two decimals.
+             * @example 14.67
+             */
+            amount: string;
+            /** @description For a share by items: the lines and quantities it pays; null otherwise. */
+            lines: Record<string, never>[] | null;
+            /** @description The payments of the share, oldest first. */
+            payments: Record<string, never>[];
+            /** @description `equal`, `items` or `amount`. */
+            split_by: string;
+            /** @enum {string} */
+            status: "unpaid" | "paid";
+            /**
+             * @description Tips given with the share's payments, two decimals (not part of the tab's total).
+             * @example 0.00
+             */
+            tip: string;
+            uuid: string;
         };
         TicketLineDto: {
             /**
@@ -4484,7 +4975,7 @@ export interface components {
              *       "order.status_changed"
              *     ]
              */
-            events?: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping")[];
+            events?: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "tab.closed" | "ping")[];
             /** @example https://pos.example.com/hooks/orders-v2 */
             url?: string;
         };
@@ -4579,7 +5070,7 @@ export interface components {
             /** @description The event's id, sent as `webhook-id`: the same for every attempt of the event. */
             event_id: string;
             /** @enum {string} */
-            event_type: "order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping";
+            event_type: "order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "tab.closed" | "ping";
             /** @description Pending: when it is due. Failed: when the retry is due, null when none follows. */
             next_attempt_at: string | null;
             /** @description The start of the receiver's answer body, at most 1 KB. */
@@ -4600,7 +5091,7 @@ export interface components {
             description: string | null;
             /** @description False when turned off by the owner, or by the service after 20 failed deliveries in a row. */
             enabled: boolean;
-            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "ping")[];
+            events: ("order.created" | "order.status_changed" | "order.payment_changed" | "business.availability_changed" | "stock.low" | "item.sold_out" | "tab.closed" | "ping")[];
             updated_at: string;
             url: string;
             uuid: string;
@@ -7163,6 +7654,663 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    placeStaffOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description 1–128 visible ASCII characters. The same key with the same body within 24 h answers the first order again; with another body, 409. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StaffOrderDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["PlacedOrderResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    listTabs: {
+        parameters: {
+            query?: {
+                status?: "open" | "settling" | "closed";
+            };
+            header?: never;
+            path: {
+                /** @description The business. */
+                business_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TabResponseDto"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getTab: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TabResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    getGuestTab: {
+        parameters: {
+            query?: {
+                /** @description The tab_token, when no x-tab-token header is sent. */
+                tab_token?: string;
+            };
+            header?: {
+                /** @description The tab_token of the answer that opened the tab (or send it as ?tab_token=). */
+                "x-tab-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TabResponseDto"];
+                    };
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    streamGuestTab: {
+        parameters: {
+            query?: {
+                /** @description The tab_token, when no x-tab-token header is sent. */
+                tab_token?: string;
+                /** @description The API key, for EventSource */
+                api_key?: string;
+            };
+            header?: {
+                /** @description The tab_token of the answer that opened the tab (or send it as ?tab_token=). */
+                "x-tab-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    splitTab: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SplitTabDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TabResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    splitGuestTab: {
+        parameters: {
+            query?: {
+                /** @description The tab_token, when no x-tab-token header is sent. */
+                tab_token?: string;
+            };
+            header?: {
+                /** @description The tab_token of the answer that opened the tab (or send it as ?tab_token=). */
+                "x-tab-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SplitTabDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TabResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    payTabShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+                share_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayShareDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TabResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    payGuestTabShare: {
+        parameters: {
+            query?: {
+                /** @description The tab_token, when no x-tab-token header is sent. */
+                tab_token?: string;
+            };
+            header?: {
+                /** @description The tab_token of the answer that opened the tab (or send it as ?tab_token=). */
+                "x-tab-token"?: string;
+            };
+            path: {
+                uuid: string;
+                share_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayShareChargeDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["PaymentRecordResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description RATE_LIMITED (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+        };
+    };
+    closeTab: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloseTabDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessEnvelopeDto"] & {
+                        data: components["schemas"]["TabResponseDto"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED (one detail per field) or BAD_REQUEST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description API_KEY_INVALID, UNAUTHENTICATED or INVALID_CREDENTIALS */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description FORBIDDEN: not the caller’s record */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description CONFLICT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelopeDto"];
+                };
+            };
+            /** @description UNPROCESSABLE: a business rule refused it; details say which */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
