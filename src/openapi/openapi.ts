@@ -68,6 +68,13 @@ const TAGS: ReadonlyArray<{ name: string; description: string }> = [
       'order’s `discount_code`.',
   },
   {
+    name: 'tabs',
+    description:
+      'A table’s tab: rounds ordered on one bill, read by the team and by the party with its tab ' +
+      'token, split equally, by items or by amounts, each share paid on its own; the tab closes ' +
+      'when the last share is paid.',
+  },
+  {
     name: 'stock',
     description:
       'Portions of items that run out: the day’s counts, restocks and recounts with a reason, ' +

@@ -11,6 +11,8 @@ const BUSINESS_UUID = '0b5e6f3a-8f0e-4c59-9b7f-3f1d2a4c5e61';
 const MENU_UUID = '5d2c9e7a-1b4f-4a8e-8c3d-6e9f0a1b2c3d';
 const ITEM_UUID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 const USER_UUID = '3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+const ORDER_UUID = '7e6d5c4b-3a29-4f18-9e07-d6c5b4a39281';
+const LINE_UUID = '2f3e4d5c-6b7a-4898-a7b6-c5d4e3f2a1b0';
 
 export const REQUEST_EXAMPLES: Record<string, Examples> = {
   registerUser: one('A new owner', {
@@ -111,6 +113,45 @@ export const REQUEST_EXAMPLES: Record<string, Examples> = {
     },
     cart_items: [{ uuid: ITEM_UUID, quantity: 2, item_note: 'Extra spicy' }],
   }),
+  placeStaffOrder: one('A waiter’s round for table 7, placed accepted', {
+    menu_uuid: MENU_UUID,
+    amount: '7000.00',
+    payment_processor: 'cash',
+    channel: 'waiter',
+    accept: true,
+    onpremise_data: {
+      customer_onpremise_location_type: 'table',
+      customer_onpremise_location_number: '7',
+      customer_onpremise_location: 'table_7',
+    },
+    cart_items: [{ uuid: ITEM_UUID, quantity: 2 }],
+  }),
+  splitTab: {
+    equal: { summary: 'Three equal shares', value: { by: 'equal', parts: 3 } },
+    items: {
+      summary: 'By items: who had what',
+      value: {
+        by: 'items',
+        shares: [
+          { lines: [{ order_uuid: ORDER_UUID, line_uuid: LINE_UUID, quantity: 1 }] },
+          { lines: [{ order_uuid: ORDER_UUID, line_uuid: LINE_UUID, quantity: 1 }] },
+        ],
+      },
+    },
+    amount: {
+      summary: 'By amounts that add up to what is due',
+      value: { by: 'amount', amounts: ['4000.00', '3000.00'] },
+    },
+  },
+  splitGuestTab: one('Three equal shares, from the tab page', { by: 'equal', parts: 3 }),
+  payTabShare: one('Cash for one share, with a tip', { method: 'cash', tip_amount: '200.00' }),
+  payGuestTabShare: {
+    ussd: {
+      summary: 'Pay a share by USSD',
+      value: { channel: 'ussd', bank: '737', tip_amount: '100.00' },
+    },
+    card: { summary: 'Open a card checkout for a share', value: { method: 'paystack' } },
+  },
   quoteDelivery: {
     point: {
       summary: 'A guest’s pin in Lekki, with the cart so far',
