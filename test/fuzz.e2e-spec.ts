@@ -443,11 +443,19 @@ function describeRequest(op: Operation, req: FuzzRequest, answer: Answer): strin
   )}`;
 }
 
+/**
+ * Operations whose success is a JSON file to save (a download, documented as
+ * the bare document) rather than an answer in the envelope; their refusals
+ * are still in the error envelope.
+ */
+const JSON_DOWNLOADS = new Set(['exportMenuJson']);
+
 function checkAnswer(op: Operation, req: FuzzRequest, answer: Answer): void {
   const context = describeRequest(op, req, answer);
   if (answer.status >= 500) throw new Error(`5xx answer\n${context}`);
   if (!answer.requestId) throw new Error(`no x-request-id\n${context}`);
-  const json = answer.contentType.includes('application/json');
+  const download = JSON_DOWNLOADS.has(op.id) && answer.status < 300;
+  const json = answer.contentType.includes('application/json') && !download;
   if (answer.status >= 400 || json) {
     let body: any;
     try {
