@@ -212,7 +212,7 @@ export async function runPhase(phase: Phase, state: RunState): Promise<number | 
 async function checkHotStock(state: RunState): Promise<void> {
   const { ordered, taken } = await stockTotals(state.dbUrl, state.seeded.stock.hotItem.uuid);
   log(
-    `P21 hot: portions in stored orders ${ordered}, stock taken ${taken} → ${ordered === taken ? 'equal' : 'NOT EQUAL'}`,
+    `P10 hot: portions in stored orders ${ordered}, stock taken ${taken} → ${ordered === taken ? 'equal' : 'NOT EQUAL'}`,
   );
   if (ordered !== taken)
     throw new Error(`The hot item's stock lost count: ${taken} taken for ${ordered} ordered`);

@@ -44,7 +44,7 @@ export interface Scenario {
   id: string;
   /** The BENCH_ONLY name that selects it. */
   only:
-    'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P11' | 'P16' | 'P17' | 'P18' | 'P21';
+    'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P10' | 'P11' | 'P16' | 'P17' | 'P18';
   title: string;
   /** The service run the row is measured and reported in. */
   phase: Phase;

@@ -161,13 +161,13 @@ export const SCENARIOS: Scenario[] = [
     // portions, so each placement takes them with one conditional update per
     // item (and its ledger row) in the order's transaction. Measured against
     // the same orders on a menu of the same items without stock.
-    id: 'P21',
-    only: 'P21',
-    title: 'P21 order, 5 lines, of items that count their portions',
+    id: 'P10',
+    only: 'P10',
+    title: 'P10 order, 5 lines, of items that count their portions',
     phase: 'cache off',
     outsideRssBudget: true,
-    service: { name: 'P21 service', at: 'service', request: 'stocked order' },
-    ceiling: { name: 'P21 same orders without stock', at: 'service', request: 'unstocked order' },
+    service: { name: 'P10 service', at: 'service', request: 'stocked order' },
+    ceiling: { name: 'P10 same orders without stock', at: 'service', request: 'unstocked order' },
     ceilingLabel: 'service, the same orders without stock',
     ceilingFirst: true,
     ratioTo: 'ceiling',
@@ -179,14 +179,14 @@ export const SCENARIOS: Scenario[] = [
     // Every connection orders one portion of the same stocked item: the
     // count's row is the one all placements wait for. The stored orders must
     // equal the 201 answers and the count the portions they hold.
-    id: 'P21 hot',
-    only: 'P21',
-    title: 'P21 hot: every connection orders one portion of the same stocked item',
+    id: 'P10 hot',
+    only: 'P10',
+    title: 'P10 hot: every connection orders one portion of the same stocked item',
     phase: 'cache off',
     outsideRssBudget: true,
-    service: { name: 'P21 hot service', at: 'service', request: 'hot stocked order' },
-    ceiling: { row: 'P21', side: 'ceiling' },
-    ceilingLabel: 'P21 service, the 5-line orders without stock',
+    service: { name: 'P10 hot service', at: 'service', request: 'hot stocked order' },
+    ceiling: { row: 'P10', side: 'ceiling' },
+    ceilingLabel: 'P10 service, the 5-line orders without stock',
     ratioTo: 'ceiling',
     orderCheck: { into: 'orderCheck', logAs: 'hot orders stored' },
     stockCheck: true,

@@ -1,5 +1,5 @@
 /**
- * P21's data: one business with a menu of 20 items that count their
+ * P10's data: one business with a menu of 20 items that count their
  * portions, the same 20 items on a menu without stock, and a menu of one hot
  * stocked item every connection orders at once. The first two measure what
  * taking portions costs a placement; the hot one that fifty connections on
