@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { formatUnits, splitEqually, toUnits } from '../../src/order/tabs/domain/bill-split';
 import { NewTab, TabRepository } from '../../src/order/tabs/tab.repository';
+import { AccountModule } from '../../src/account';
+import { AuthModule } from '../../src/auth/auth.module';
+import { MailModule } from '../../src/mail/mail.module';
+import { OrderModule } from '../../src/order';
+import { OrderRepository } from '../../src/order/order.repository';
+import { TabsService } from '../../src/order/tabs/tabs.service';
 import { createMediumContext, MediumContext } from '../support/medium';
+import { MediumUser, newEntity, newUser } from '../support/medium-factory';
+import { newOrderFields, orderLine } from '../support/medium-orders';
 
 /**
  * The tabs' repository on a real database, no HTTP: one tab of a table that
@@ -190,5 +198,101 @@ describe('tab repository (medium)', () => {
       opened[0],
     ]);
     expect(await tabs.listForBusiness(business, undefined, 1)).toHaveLength(1);
+  });
+});
+
+/**
+ * The tabs' service with its module on a real database: a split is taken
+ * under the tab's lock, so splits at once leave one set of unpaid shares,
+ * and every set sums to what the rounds still owe.
+ */
+describe('tab splits through the service (medium)', () => {
+  let ctx: MediumContext;
+  let service: TabsService;
+  let tabs: TabRepository;
+  let orders: OrderRepository;
+  let owner: MediumUser;
+
+  beforeAll(async () => {
+    ctx = await createMediumContext({
+      // The order module reaches the team's access policy, which reaches accounts and mail.
+      imports: [AuthModule.forRoot(AccountModule), MailModule, OrderModule],
+    });
+    service = ctx.get(TabsService);
+    tabs = ctx.get(TabRepository);
+    orders = ctx.get(OrderRepository);
+    owner = await newUser(ctx);
+  });
+  afterAll(() => ctx?.close());
+
+  /** A tab of rounds costing `amounts`, each on the tab. */
+  async function tabWithRounds(amounts: string[]) {
+    const business = await newEntity(ctx, 'business', owner.uuid);
+    const menu = await newEntity(ctx, 'business_menu', owner.uuid, { parent: business });
+    const { tab } = await ctx.dataSource.transaction((manager) =>
+      tabs.openOrFind(manager, {
+        businessUuid: business.uuid,
+        menuUuid: menu.uuid,
+        ownerUuid: owner.uuid,
+        table: 'table_3',
+        currency: 'NGN',
+        openedBy: null,
+      }),
+    );
+    for (const amount of amounts) {
+      await orders.insertPlacedOrder(
+        ctx.dataSource.manager,
+        newOrderFields(owner.uuid, business.uuid, {
+          menuUuid: menu.uuid,
+          amount,
+          tabUuid: tab.uuid,
+          paymentStatus: 'on_tab',
+        }),
+        [orderLine(0)],
+        'guest',
+      );
+    }
+    return tab;
+  }
+
+  const owed = async (tabUuid: string) =>
+    (
+      await ctx.sql<{ owed: string | null; shares: number }>(
+        `SELECT sum(amount)::text AS owed, count(*)::int AS shares FROM tab_shares
+         WHERE tab_uuid = $1 AND status = 'unpaid'`,
+        [tabUuid],
+      )
+    )[0];
+
+  it('splits what the rounds owe into shares that sum to it exactly', async () => {
+    const tab = await tabWithRounds(['40.00', '60.01']);
+    await service.splitByStaff({ uuid: owner.uuid }, tab.uuid, { by: 'equal', parts: 3 } as never);
+    expect(await owed(tab.uuid)).toEqual({ owed: '100.01', shares: 3 });
+    expect((await tabs.find(tab.uuid))?.status).toBe('settling');
+
+    // One share is paid; the next split shares out only what is still owed.
+    const [first] = await tabs.sharesOf([tab.uuid]);
+    await ctx.dataSource.transaction((manager) => tabs.markSharePaid(manager, first.uuid));
+    const left = (100.01 * 100 - toUnits(first.amount)) / 100;
+    await service.splitByStaff({ uuid: owner.uuid }, tab.uuid, { by: 'equal', parts: 2 } as never);
+    expect(await owed(tab.uuid)).toEqual({ owed: left.toFixed(2), shares: 2 });
+    expect((await tabs.sharesOf([tab.uuid])).map((share) => share.status)).toEqual([
+      'paid',
+      'unpaid',
+      'unpaid',
+    ]);
+  });
+
+  it('leaves one set of unpaid shares when splits of one tab run at once', async () => {
+    const tab = await tabWithRounds(['30.00', '20.00']);
+    const results = await Promise.allSettled(
+      [2, 3, 4, 5].map((parts) =>
+        service.splitByStaff({ uuid: owner.uuid }, tab.uuid, { by: 'equal', parts } as never),
+      ),
+    );
+    expect(results.every((result) => result.status === 'fulfilled')).toBe(true);
+    const { owed: total, shares } = await owed(tab.uuid);
+    expect(total).toBe('50.00');
+    expect([2, 3, 4, 5]).toContain(shares);
   });
 });
