@@ -27,7 +27,7 @@ describe('guest messages: repository and queue (medium)', () => {
   let owner: MediumUser;
 
   beforeAll(async () => {
-    // The composition root's auth, which the team module's account side needs.
+    // The composition root's auth: the order module imports the account module, which needs it.
     ctx = await createMediumContext({
       imports: [AuthModule.forRoot(AccountModule), MessagingModule],
     });

@@ -31,7 +31,7 @@ describe('kitchen: tickets repository and service (medium)', () => {
   let business: MediumEntity;
 
   beforeAll(async () => {
-    // The composition root's auth (a route guard's kernel) that the entity module's account needs.
+    // The composition root's auth: the order module imports the account module, which needs it.
     ctx = await createMediumContext({
       imports: [AuthModule.forRoot(AccountModule), KitchenModule],
     });
