@@ -99,6 +99,10 @@ export class StorefrontService {
   /** Answers being made in this process by cache key. */
   private readonly answering = new Map<string, Promise<StorefrontAnswer>>();
   private readonly plainBodies = new PlainBodies();
+  /** The last view (language, exclusions) made of each storefront, by view key (see getStorefrontView). */
+  private readonly heldViews = new HeldAnswers();
+  /** Views being made in this process, by their ETag. */
+  private readonly makingViews = new Map<string, Promise<StorefrontAnswer>>();
   /** Items' stock, when the stock module has said how to read it. */
   private stock: StorefrontStockSource | null = null;
 
@@ -270,6 +274,35 @@ export class StorefrontService {
     const key = JSON.stringify([businessMetaKey, menuMetaKey, viewKey]);
     const hit = this.cache.enabled ? this.cache.lookup(key) : undefined;
     if (hit && hit.value.viewOf === base.etag) return hit.value;
+    // The view's ETag names the plain answer just read: a view made of that
+    // same answer is current, whatever the cache's settings, and readers who
+    // ask together share one making of it (a view of a large menu is parsed,
+    // translated and compressed, which no reader should do alongside others).
+    const held = this.heldViews.get(key, etag);
+    if (held) return held.answer;
+    const making = this.makingViews.get(etag);
+    if (making) return making;
+    const made = this.makeView(base, language, view, etag).then(({ answer, refs }) => {
+      const bytes = answerBytes(answer);
+      this.cache.set(key, answer, refs, mark, answer.validUntilMs, bytes);
+      this.heldViews.hold(key, answer, bytes);
+      return answer;
+    });
+    this.makingViews.set(etag, made);
+    const forget = () => {
+      if (this.makingViews.get(etag) === made) this.makingViews.delete(etag);
+    };
+    made.then(forget, forget);
+    return made;
+  }
+
+  /** The view of a plain answer in a language and without some allergens. */
+  private async makeView(
+    base: StorefrontAnswer,
+    language: string | undefined,
+    view: StorefrontView,
+    etag: string,
+  ): Promise<{ answer: StorefrontAnswer; refs: string[] }> {
     const plainBody = base.body ?? (await gunzipAsync(base.gzipped as Buffer));
     const envelope = JSON.parse(plainBody.toString('utf8')) as Record<string, unknown>;
     const data = viewOfData(envelope.data as Record<string, unknown>, language, view);
@@ -284,8 +317,7 @@ export class StorefrontService {
       viewOf: base.etag,
     };
     const refs = [data.business, data.menu].map((record) => (record as { uuid: string }).uuid);
-    this.cache.set(key, answer, refs, mark, answer.validUntilMs, answerBytes(answer));
-    return answer;
+    return { answer, refs };
   }
 
   async getStorefront(
