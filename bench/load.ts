@@ -68,7 +68,10 @@ function runOnce(
     body: spec.body,
   };
   const paths = spec.paths ?? [];
-  if (paths.length > 0) {
+  if (paths.length > 0 && spec.pathsInTurn) {
+    // The counter is the tracker's, so the measured period goes on where the warm-up stopped.
+    requestOptions.setupRequest = (req) => ({ ...req, path: paths[tracker.next++ % paths.length] });
+  } else if (paths.length > 0) {
     requestOptions.setupRequest = (req) => ({
       ...req,
       path: paths[Math.floor(Math.random() * paths.length)],

@@ -5,6 +5,7 @@ import {
   BIG_MENU_META_KEY,
   BUSINESS_META_KEY,
   chosenOptions,
+  LANGUAGES_MENU_META_KEY,
   LONG_TAIL_BUSINESSES,
   longTailStorefront,
   OPTION_GROUPS,
@@ -53,6 +54,9 @@ export function requestOf(load: Load, context: RequestContext): Request {
   switch (load.request) {
     case 'storefront':
       return { ...get, url: base + paths.storefront };
+    case 'languages storefront':
+      // The menu's second language, asked as a link from a French page would ask it.
+      return { ...get, url: `${base}${paths.languagesStorefront}?lang=fr` };
     case 'small storefront':
       // One reader at a time: the latency of a read, not of a queue.
       return { ...get, url: base + paths.smallStorefront, connections: 1 };
@@ -93,6 +97,24 @@ export function requestOf(load: Load, context: RequestContext): Request {
     }
     case 'card order':
       return { ...place, bodies: orderBodies(context.seeded, 'paystack'), url: base + paths.order };
+    case 'kitchen acceptance':
+    case 'plain acceptance': {
+      // Every request accepts a pending order of its own, in turn (seed-kitchen.ts).
+      const side = load.request === 'kitchen acceptance' ? 'kitchen' : 'plain';
+      const orders = context.seeded.kitchen[side].pendingOrders;
+      if (orders.length === 0) throw new Error(`no pending orders seeded for ${load.request}`);
+      const owner = { ...json, authorization: `Bearer ${context.seeded.token}` };
+      const updates = orders.map((uuid) => paths.orderUpdate + uuid);
+      return {
+        method: 'PUT',
+        headers: owner,
+        body: JSON.stringify({ status: 'accepted' }),
+        idempotencyKeys: false,
+        url: base + updates[0],
+        paths: updates,
+        pathsInTurn: true,
+      };
+    }
     case 'login':
       return {
         method: 'POST',
@@ -135,7 +157,10 @@ export async function currentEtag(load: Load, context: RequestContext): Promise<
 interface Paths {
   storefront: string;
   smallStorefront: string;
+  languagesStorefront: string;
   list: string;
+  /** The owner's update of an order, its uuid to be appended. */
+  orderUpdate: string;
   order: string;
   login: string;
 }
@@ -145,10 +170,12 @@ export function pathsOf(seeded: Seeded): Paths {
   return {
     storefront: `${core}/storefront/${BUSINESS_META_KEY}/menu/${BIG_MENU_META_KEY}`,
     smallStorefront: `${core}/storefront/${BUSINESS_META_KEY}/menu/${SMALL_MENU_META_KEY}`,
+    languagesStorefront: `${core}/storefront/${BUSINESS_META_KEY}/menu/${LANGUAGES_MENU_META_KEY}`,
     list:
       `${core}/smart-meta-manager/entity/${NS}_business_menu_item?parent_entity_type=${NS}_business_menu` +
       `&parent_entity_uuid=${seeded.bigMenuUuid}&per_page=100&sort_by=extra_data.sort_position&sort_order=asc`,
     order: `/plugins/${NS}/${NS}-init/order`,
+    orderUpdate: `/plugins/${NS}/${NS}-init/admin/order/update/`,
     login: `${core}/user/login`,
   };
 }

@@ -21,6 +21,7 @@ import {
   yearCsv,
 } from './report-bench';
 import { sheetsBeside } from './sheets-beside';
+import { KITCHEN_STATIONS, kitchenTotals, prepareKitchenOrders } from './seed-kitchen';
 import { measureMailDrain } from './mail-drain';
 import type { SmtpSink } from '../test/support/smtp-sink';
 import { LoadAnswer, LoadSpec, LoadSummary } from './types';
@@ -89,6 +90,8 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
 
   if (row.prepare === 'report orders') await prepareReportOrders(state.dbUrl, state.seeded);
   if (row.prepare === 'line orders') await prepareLineOrders(state.dbUrl, state.seeded);
+  if (row.prepare === 'kitchen orders')
+    await prepareKitchenOrders(state.dbUrl, state.seeded.kitchen);
   const owner = { 'x-api-key': state.apiKey, authorization: `Bearer ${state.seeded.token}` };
   const download =
     row.measure === 'csv export'
@@ -134,6 +137,7 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     measured.service = answer.measured;
   }
   if (!reported) return;
+  if (row.ticketCheck) await checkTickets(state);
   const title = row.unanalyzed
     ? `${row.title} [entities ${(await lastAnalyzed(state.dbUrl)) ?? 'never analyzed'} ]`
     : row.title;
@@ -216,4 +220,22 @@ async function checkHotStock(state: RunState): Promise<void> {
   );
   if (ordered !== taken)
     throw new Error(`The hot item's stock lost count: ${taken} taken for ${ordered} ordered`);
+}
+
+/** Every accepted order has one ticket per station: three with the kitchen setting, one without. */
+async function checkTickets(state: RunState): Promise<void> {
+  const sides = [
+    { label: '3 stations', uuid: state.seeded.kitchen.kitchen.businessUuid, per: KITCHEN_STATIONS },
+    { label: 'no kitchen setting', uuid: state.seeded.kitchen.plain.businessUuid, per: 1 },
+  ];
+  for (const side of sides) {
+    const { accepted, tickets } = await kitchenTotals(state.dbUrl, side.uuid);
+    const equal = tickets === side.per * accepted;
+    log(
+      `P9 ${side.label}: accepted orders ${accepted}, tickets stored ${tickets} ` +
+        `(${side.per} × ${accepted} = ${side.per * accepted}) → ${equal ? 'equal' : 'NOT EQUAL'}`,
+    );
+    if (!equal)
+      throw new Error(`P9 ${side.label}: ${tickets} tickets for ${accepted} accepted orders`);
+  }
 }

@@ -13,6 +13,7 @@ export interface Load {
   request:
     | 'storefront'
     | 'small storefront'
+    | 'languages storefront'
     | 'list'
     | 'order'
     | 'priced order'
@@ -24,6 +25,8 @@ export interface Load {
     | 'unstocked order'
     | 'hot stocked order'
     | 'card order'
+    | 'kitchen acceptance'
+    | 'plain acceptance'
     | 'login'
     | 'long tail'
     | 'hot long tail'
@@ -44,7 +47,21 @@ export interface Scenario {
   id: string;
   /** The BENCH_ONLY name that selects it. */
   only:
-    'P1' | 'P2' | 'P3' | 'P4' | 'P5' | 'P6' | 'P7' | 'P8' | 'P10' | 'P11' | 'P16' | 'P17' | 'P18';
+    | 'P1'
+    | 'P2'
+    | 'P3'
+    | 'P4'
+    | 'P5'
+    | 'P6'
+    | 'P7'
+    | 'P8'
+    | 'P9'
+    | 'P10'
+    | 'P11'
+    | 'P12'
+    | 'P16'
+    | 'P17'
+    | 'P18';
   title: string;
   /** The service run the row is measured and reported in. */
   phase: Phase;
@@ -71,7 +88,7 @@ export interface Scenario {
    */
   unanalyzed?: boolean;
   /** Seed what the row reads before its service load. */
-  prepare?: 'long tail' | 'report orders' | 'line orders';
+  prepare?: 'long tail' | 'report orders' | 'line orders' | 'kitchen orders';
   /** A measure other than a load: one download of a CSV (P8's year, P16's lines), P18's mail backlog. */
   measure?: 'csv export' | 'csv export with lines' | 'mail drain';
   /** The targets of a CSV download. */
@@ -83,6 +100,8 @@ export interface Scenario {
   orderCheck?: { into: 'orderCheck' | 'cardOrderCheck'; logAs: string };
   /** After the service load, the hot stocked item's count must equal the portions its orders hold. */
   stockCheck?: boolean;
+  /** After each load, the tickets stored must be one per station for every accepted order. */
+  ticketCheck?: boolean;
   /** Wait for the outbox to send the placed orders' mails after each load. */
   drainOutbox?: boolean;
 }

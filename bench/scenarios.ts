@@ -193,6 +193,48 @@ export const SCENARIOS: Scenario[] = [
     drainOutbox: true,
   },
   {
+    // Acceptance writes the kitchen's tickets in its transaction: here one per
+    // station, three stations routed by category, against the same orders of
+    // a business without a kitchen setting (one ticket each). Every request
+    // accepts a pending order of its own, seeded before the row.
+    id: 'P9',
+    only: 'P9',
+    title: 'P9 acceptance of a 6-line order whose lines go to 3 kitchen stations',
+    phase: 'cache off',
+    outsideRssBudget: true,
+    prepare: 'kitchen orders',
+    service: { name: 'P9 service', at: 'service', request: 'kitchen acceptance' },
+    ceiling: {
+      name: 'P9 same acceptances without a kitchen setting',
+      at: 'service',
+      request: 'plain acceptance',
+    },
+    ceilingLabel: 'service, the same acceptances without a kitchen setting',
+    ceilingFirst: true,
+    ratioTo: 'ceiling',
+    targetRatio: 0.9,
+    ratioOf: 'the same acceptances without a kitchen setting',
+    ticketCheck: true,
+    drainOutbox: true,
+  },
+  {
+    // The storefront in the second of three languages, every item translated
+    // and with allergens, against P1's request on the same service in the
+    // same row, so the ratio is there when P12 runs alone.
+    id: 'P12',
+    only: 'P12',
+    title: 'P12 storefront, 1000 items in 3 languages with allergens, ?lang=fr (cache off)',
+    phase: 'cache off',
+    outsideRssBudget: true,
+    service: { name: 'P12 service', at: 'service', request: 'languages storefront' },
+    ceiling: { name: 'P12 P1 storefront', at: 'service', ...storefront },
+    ceilingLabel: 'service, P1 storefront (one language, no allergens)',
+    ceilingFirst: true,
+    ratioTo: 'ceiling',
+    targetRatio: 0.9,
+    ratioOf: 'P1 uncached',
+  },
+  {
     id: 'P5',
     only: 'P5',
     title: 'P5 card order, 5 lines, opening a Paystack checkout (fake, answers at once)',

@@ -7,6 +7,8 @@ import { seedPriced, SeededPricing } from './seed-priced';
 import { seedScheduled, SeededSchedule } from './seed-scheduled';
 import { SeededZones, seedZones } from './seed-zones';
 import { SeededStock, seedStock } from './seed-stock';
+import { SeededKitchen, seedKitchen } from './seed-kitchen';
+import { wanted } from './bench-env';
 import { randomBytes } from 'node:crypto';
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -15,6 +17,8 @@ const SEED_CONCURRENCY = 8;
 export const BUSINESS_META_KEY = 'bench-bistro';
 export const BIG_MENU_META_KEY = 'full-menu';
 export const SMALL_MENU_META_KEY = 'drinks';
+/** P12: the big menu's 1000 items again, in three languages, with allergens on every item. */
+export const LANGUAGES_MENU_META_KEY = 'full-menu-languages';
 export const BIG_MENU_ITEMS = 1000;
 export const SMALL_MENU_ITEMS = 100;
 
@@ -45,6 +49,56 @@ export const OPTION_GROUPS = [
     ],
   },
 ];
+
+/** P12's languages: English by default, French and Yoruba translated on every record. */
+const LANGUAGES = { default: 'en', available: ['en', 'fr', 'yo'] };
+const OPTION_TRANSLATIONS: Record<string, { fr: string; yo: string }> = {
+  size: { fr: 'Taille', yo: 'Ìwọ̀n' },
+  regular: { fr: 'Normale', yo: 'Déédéé' },
+  large: { fr: 'Grande', yo: 'Nlá' },
+  extras: { fr: 'Suppléments', yo: 'Àfikún' },
+  cheese: { fr: 'Fromage', yo: 'Wàrà-kàṣì' },
+  olives: { fr: 'Olives', yo: 'Ólífì' },
+  chili: { fr: 'Piment', yo: 'Ata' },
+};
+const OPTION_ALLERGENS: Record<string, string[]> = { cheese: ['milk'], olives: ['sulphites'] };
+const ITEM_ALLERGENS = [['gluten', 'eggs'], ['milk'], ['fish', 'mustard'], ['nuts', 'sesame']];
+
+const translated = (key: string, field: 'title' | 'title_name') => ({
+  fr: { [field]: OPTION_TRANSLATIONS[key].fr },
+  yo: { [field]: OPTION_TRANSLATIONS[key].yo },
+});
+
+/** OPTION_GROUPS with a translation of every title and the allergens of the options that have them. */
+const TRANSLATED_OPTION_GROUPS = OPTION_GROUPS.map((group) => ({
+  ...group,
+  translations: translated(group.key, 'title'),
+  options: group.options.map((option) => ({
+    ...option,
+    translations: translated(option.key, 'title'),
+    ...(OPTION_ALLERGENS[option.key] ? { allergens: OPTION_ALLERGENS[option.key] } : {}),
+  })),
+}));
+
+/** What P12's items add to the big menu's: translations, allergens and dietary tags. */
+function languagesExtra(index: number): Record<string, unknown> {
+  return {
+    option_groups: TRANSLATED_OPTION_GROUPS,
+    allergens: ITEM_ALLERGENS[index % ITEM_ALLERGENS.length],
+    may_contain: ['peanuts'],
+    dietary: index % 3 === 0 ? ['halal', 'spicy'] : ['halal'],
+    translations: {
+      fr: {
+        title_name: `Plat numéro ${index}`,
+        description: `Plat maison ${index} : produits de saison, cuisiné à la commande, servi chaud.`,
+      },
+      yo: {
+        title_name: `Oúnjẹ nọ́mbà ${index}`,
+        description: `Oúnjẹ ilé ${index}: èròjà àsìkò, a sè é nígbà tí o bá béèrè, a gbé e kalẹ̀ ní gbígbóná.`,
+      },
+    },
+  };
+}
 
 /** The options a bench order line chooses, varied by its place in the cart. */
 export function chosenOptions(line: number): Array<{ group: string; option: string }> {
@@ -77,6 +131,10 @@ export interface Seeded {
   zones: SeededZones;
   /** A fifth business: stocked items, the same items without stock, and one hot stocked item. */
   stock: SeededStock;
+  /** P9: a business with three kitchen stations and one without a kitchen setting. */
+  kitchen: SeededKitchen;
+  /** P12's menu in three languages (seeded only when P12 runs). */
+  languagesMenuUuid?: string;
   seconds: number;
 }
 
@@ -194,7 +252,7 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
     token,
   );
 
-  const newMenu = (metaKey: string, title: string) =>
+  const newMenu = (metaKey: string, title: string, extra: Record<string, unknown> = {}) =>
     expectStatus(
       api,
       'POST',
@@ -223,6 +281,7 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
             address: '1 Benchmark Road, Lagos',
             show_contact_info_on_support_page: true,
           },
+          ...extra,
         },
       },
       201,
@@ -232,7 +291,11 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
   const smallMenu = await newMenu(SMALL_MENU_META_KEY, 'Drinks');
 
   const categories = ['Starters', 'Mains', 'Sides', 'Desserts', 'Drinks'];
-  const newItems = async (menuUuid: string, count: number): Promise<SeededItem[]> => {
+  const newItems = async (
+    menuUuid: string,
+    count: number,
+    extra: (index: number) => Record<string, unknown> = () => ({}),
+  ): Promise<SeededItem[]> => {
     const items: SeededItem[] = new Array(count);
     await inParallel(count, async (index) => {
       const unitPrice = priceOf(index);
@@ -258,6 +321,7 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
             // A permutation of 0..count-1, so the sort has real work to do.
             sort_position: (index * 617) % count,
             option_groups: OPTION_GROUPS,
+            ...extra(index),
           },
         },
         201,
@@ -270,10 +334,24 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
   await newItems(bigMenu.uuid, BIG_MENU_ITEMS);
   const smallMenuItems = await newItems(smallMenu.uuid, SMALL_MENU_ITEMS);
 
+  let languagesMenuUuid: string | undefined;
+  if (wanted('P12')) {
+    const languagesMenu = await newMenu(LANGUAGES_MENU_META_KEY, 'Full menu', {
+      languages: LANGUAGES,
+      translations: {
+        fr: { title_name: 'Carte complète', description: 'La carte complète de Bench Bistro.' },
+        yo: { title_name: 'Àkójọ oúnjẹ', description: 'Gbogbo oúnjẹ Bench Bistro.' },
+      },
+    });
+    await newItems(languagesMenu.uuid, BIG_MENU_ITEMS, languagesExtra);
+    languagesMenuUuid = languagesMenu.uuid;
+  }
+
   const priced = await seedPriced(api, token);
   const scheduled = await seedScheduled(api, token);
   const zones = await seedZones(api, token);
   const stock = await seedStock(api, token);
+  const kitchen = await seedKitchen(api, token);
 
   return {
     ownerEmail,
@@ -283,6 +361,8 @@ export async function seed(base: string, ns: string, apiKey: string): Promise<Se
     scheduled,
     zones,
     stock,
+    kitchen,
+    languagesMenuUuid,
     businessUuid: business.uuid,
     bigMenuUuid: bigMenu.uuid,
     smallMenuUuid: smallMenu.uuid,

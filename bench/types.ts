@@ -4,13 +4,18 @@ export interface LoadSpec {
   name: string;
   /** Always http://127.0.0.1:<port>/... */
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   headers: Record<string, string>;
   body?: string;
   /** Bodies used in turn, one per request (with idempotencyKeys). */
   bodies?: string[];
   /** Paths to spread the requests over, each request one of them uniformly at random. */
   paths?: string[];
+  /**
+   * Send `paths` in turn instead of at random, each once over the warm-up and
+   * the measured period (P9: every acceptance accepts an order of its own).
+   */
+  pathsInTurn?: boolean;
   /** A fresh Idempotency-Key per request, `${keyPrefix}-<n>`. */
   idempotencyKeys: boolean;
   keyPrefix: string;
