@@ -32,6 +32,8 @@ describe('the storefront in a language, with the cache off', () => {
     expect(new Set(bodies.map((body) => JSON.stringify(body))).size).toBe(1);
     expect(new Set(answers.map((res) => res.headers.etag)).size).toBe(1);
     expect(bodies[0].items[0].title_name).toBe('Poulet braisé');
+    // An answer in one language leaves the other languages' texts out.
+    expect(bodies[0].items[0].extra_data.translations).toBeUndefined();
 
     expectOk(
       await t.http

@@ -61,32 +61,40 @@ function translated(translations: unknown, field: string, chain: string[], fallb
   return fallback;
 }
 
-/** A storefront record (business, menu or item) with its title and description in `chain`'s language. */
+/**
+ * A storefront record (business, menu or item) with its title and
+ * description in `chain`'s language. The answer is in that one language, so
+ * the records' `translations` (every other language's texts) are left out of
+ * it: a large menu in three languages answers about the bytes of one.
+ */
 export function localiseRecord(record: Json, chain: string[]): Json {
   const extra = isPlainObject(record.extra_data) ? record.extra_data : {};
   const names = extra.translations;
+  const { translations: _names, ...rest } = extra;
   const result: Json = {
     ...record,
     title_name: translated(names, 'title_name', chain, record.title_name),
     description: translated(names, 'description', chain, record.description),
   };
+  if (isPlainObject(record.extra_data)) result.extra_data = rest;
   if (Array.isArray(extra.option_groups)) {
     result.extra_data = {
-      ...extra,
+      ...rest,
       option_groups: extra.option_groups.map((group: unknown) => {
         if (!isPlainObject(group)) return group;
+        const { translations: groupNames, ...groupRest } = group;
         return {
-          ...group,
-          title: translated(group.translations, 'title', chain, group.title),
+          ...groupRest,
+          title: translated(groupNames, 'title', chain, group.title),
           options: Array.isArray(group.options)
-            ? group.options.map((option: unknown) =>
-                isPlainObject(option)
-                  ? {
-                      ...option,
-                      title: translated(option.translations, 'title', chain, option.title),
-                    }
-                  : option,
-              )
+            ? group.options.map((option: unknown) => {
+                if (!isPlainObject(option)) return option;
+                const { translations: optionNames, ...optionRest } = option;
+                return {
+                  ...optionRest,
+                  title: translated(optionNames, 'title', chain, option.title),
+                };
+              })
             : group.options,
         };
       }),
