@@ -16,12 +16,9 @@ import { RawResponse } from '../http/envelope.interceptor';
 import { refuseDeepJson } from '../http/input-rules';
 import { SpaceController } from '../http/url-space';
 import { ImportCountsDto, ImportMenuQueryDto } from './dto/menu-transfer.dto';
-import {
-  IMPORT_BODY_LIMIT_BYTES,
-  ParsedImport,
-  parseCsvImport,
-  parseJsonImport,
-} from './menu-transfer';
+import { IMPORT_BODY_LIMIT_BYTES } from './menu-transfer';
+import { ParsedImport, parseJsonImport } from './menu-import';
+import { parseCsvImport } from './menu-import-csv';
 import { ImportCounts, MenuTransferService } from './menu-transfer.service';
 
 /** The import's body, read here with its own limit (the JSON parser of other routes stops at 1 MiB). */

@@ -16,12 +16,9 @@ import {
   exportDocument,
   externalIdOf,
   ImportError,
-  importErrorsOf,
-  ImportItem,
   MAX_IMPORT_ITEMS,
-  ParsedImport,
-  sameDocument,
 } from './menu-transfer';
+import { importErrorsOf, ImportItem, ParsedImport, sameDocument } from './menu-import';
 import { ImportWrite, MenuTransferRepository } from './menu-transfer.repository';
 import { StorefrontCache } from './storefront-cache';
 import { EntityValues } from './entity-sql';

@@ -1,5 +1,5 @@
 import { EntityModule } from '../../src/entity';
-import { parseJsonImport } from '../../src/entity/menu-transfer';
+import { parseJsonImport } from '../../src/entity/menu-import';
 import { MenuTransferRepository } from '../../src/entity/menu-transfer.repository';
 import { MenuTransferService } from '../../src/entity/menu-transfer.service';
 import { ApiError } from '../../src/http/api-error';
