@@ -129,6 +129,10 @@ export async function startService(
     RATE_LIMIT_AUTH_PER_MINUTE: '100000',
     RATE_LIMIT_QUOTE_PER_MINUTE: '100000',
     RATE_LIMIT_QR_SHEET_PER_MINUTE: '100000',
+    // P3 priced: fifty simultaneous orders with one known code are fifty tries at once.
+    RATE_LIMIT_UNKNOWN_CODE_PER_MINUTE: '100000',
+    RATE_LIMIT_PAYMENT_PER_IP_PER_MINUTE: '100000',
+    RATE_LIMIT_PAYMENT_PER_ORDER_PER_MINUTE: '100000',
     ...extraEnv,
   };
   const startedAt = performance.now();
