@@ -3,6 +3,7 @@ import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage, ValidationTypes } from 'class-validator';
 import { ApiError, ErrorDetail } from './api-error';
 import { refuseUnstorableText } from './input-rules';
+import { keepValidationMetadata } from './validation-metadata';
 
 /**
  * Constraints that say what type a value must have. When one of them fails it
@@ -172,5 +173,6 @@ class ApiValidationPipe extends ValidationPipe {
 
 // R6: unknown fields.
 export function createValidationPipe(): ValidationPipe {
+  keepValidationMetadata();
   return new ApiValidationPipe();
 }
