@@ -147,6 +147,16 @@ describe('access log', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const text = lines.join('');
     expect(lines.length).toBeGreaterThanOrEqual(3);
+    // Every line names its request; the request's URL and headers are in its access line.
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const ids = new Set(entries.map((entry) => entry.request_id));
+    expect(ids.size).toBe(1);
+    expect([...ids][0]).toEqual(expect.any(String));
+    const access = entries.find((entry) => entry.msg === 'request errored');
+    expect((access?.req as { url: string }).url).toBe('/order/1?order_token=[redacted]');
+    expect((access?.req as { headers: Record<string, string> }).headers['x-order-token']).toBe(
+      '[redacted]',
+    );
     expect(text).toContain('[redacted]');
     expect(text).not.toMatch(/sekrit/);
   });

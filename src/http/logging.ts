@@ -116,6 +116,10 @@ function redactError(error: unknown): unknown {
 /**
  * JSON logs with the request id, and secrets censored in every line: the
  * access log's URL and headers, every message, every logged object and error.
+ * A line logged while a request runs carries its `request_id`; the request
+ * itself (method, URL, headers) is written once, in its access log line. A
+ * logger bound to the whole request would serialize and censor its headers
+ * for every request, at any log level, whether a line is written or not.
  */
 export function loggerParams(config: AppConfig): Params {
   return {
@@ -124,6 +128,10 @@ export function loggerParams(config: AppConfig): Params {
       genReqId: (req: IncomingMessage) =>
         (req as IncomingMessage & { id?: string }).id ?? randomUUID(),
       customAttributeKeys: { reqId: 'request_id' },
+      quietReqLogger: true,
+      quietResLogger: true,
+      customSuccessObject: (req, _res, value: Record<string, unknown>) => ({ ...value, req }),
+      customErrorObject: (req, _res, _error, value: Record<string, unknown>) => ({ ...value, req }),
       serializers: {
         req: (req: {
           id: string;
