@@ -244,6 +244,8 @@ export const SCENARIOS: Scenario[] = [
     ceiling: { row: 'P3', side: 'service' },
     ceilingLabel: 'P3 service (cash)',
     ratioTo: 'ceiling',
+    targetRatio: 0.8,
+    ratioOf: 'a cash order (P3 service)',
     orderCheck: { into: 'cardOrderCheck', logAs: 'orders stored' },
     drainOutbox: true,
   },
