@@ -12,6 +12,11 @@ import { forkCompiled, freePort, spawnTracked, waitForOk } from './processes';
 export const ROOT = join(__dirname, '..');
 export const NS = 'svc';
 export const READY_DEADLINE_MS = 120_000;
+/**
+ * The services' JWT_SECRET, one per bench run: the guest's order tokens are
+ * derived from it, so P15 can address orders it inserted itself.
+ */
+export const SERVICE_SECRET = randomBytes(32).toString('hex');
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -118,7 +123,7 @@ export async function startService(
     PORT: String(port),
     API_NAMESPACE: NS,
     API_KEYS: apiKey,
-    JWT_SECRET: randomBytes(32).toString('hex'),
+    JWT_SECRET: SERVICE_SECRET,
     DATABASE_URL: dbUrl,
     DATABASE_POOL_SIZE: String(settings.poolSize),
     DATA_DIR: join(workDir, `${label}-data`),

@@ -70,8 +70,8 @@ async function run(workDir: string, dbName: string): Promise<Results> {
   const dbUrl = databaseUrl(settings.adminUrl, dbName);
   const apiKey = `bench-${randomBytes(16).toString('hex')}`;
   const serviceRuns: ServiceRun[] = [];
-  // P5's Paystack: on loopback, answering at once, keeping no record of the calls.
-  const paystack = wanted('P5') ? await FakePaystack.start() : undefined;
+  // P5's and P15's Paystack: on loopback, answering at once, keeping no record of the calls.
+  const paystack = wanted('P5') || wanted('P15') ? await FakePaystack.start() : undefined;
   if (paystack) paystack.record = false;
   const paystackEnv: Record<string, string> = paystack
     ? { PAYSTACK_SECRET_KEY: paystack.secretKey, PAYSTACK_BASE_URL: paystack.url }

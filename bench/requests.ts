@@ -1,24 +1,22 @@
 /** The HTTP requests a scenario's load sends: URLs, headers and order bodies. */
-import { NS } from './bench-env';
-import { DISCOUNT } from './seed-priced';
+import { NS, SERVICE_SECRET } from './bench-env';
 import {
   BIG_MENU_META_KEY,
   BUSINESS_META_KEY,
-  chosenOptions,
   LANGUAGES_MENU_META_KEY,
-  LONG_TAIL_BUSINESSES,
-  longTailStorefront,
-  OPTION_GROUPS,
   Seeded,
   SMALL_MENU_META_KEY,
-  SeededItem,
 } from './seed';
+import { LONG_TAIL_BUSINESSES, longTailStorefront } from './seed-long-tail';
+import { orderBodies, pricedOrderBodies } from './order-bodies';
 import { reportPath } from './report-bench';
 import { Load } from './scenario-types';
 import { LoadSpec } from './types';
 import { scheduledOrderBodies } from './seed-scheduled';
 import { zoneOrderBodies } from './seed-zones';
 import { stockOrderBodies } from './seed-stock';
+import { tabRoundBodies } from './seed-tabs';
+import { ussdChargePaths } from './seed-ussd';
 
 export interface RequestContext {
   bases: Record<Load['at'], string>;
@@ -97,6 +95,21 @@ export function requestOf(load: Load, context: RequestContext): Request {
     }
     case 'card order':
       return { ...place, bodies: orderBodies(context.seeded, 'paystack'), url: base + paths.order };
+    case 'tab round':
+      return { ...place, bodies: tabRoundBodies(context.seeded.tabs!), url: base + paths.order };
+    case 'ussd charge': {
+      // Every request opens the first charge of an order of its own, in turn (seed-ussd.ts).
+      const charges = ussdChargePaths(NS, context.seeded.ussd!, SERVICE_SECRET);
+      return {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({ channel: 'ussd', bank: '737' }),
+        idempotencyKeys: false,
+        url: base + charges[0],
+        paths: charges,
+        pathsInTurn: true,
+      };
+    }
     case 'kitchen acceptance':
     case 'plain acceptance': {
       // Every request accepts a pending order of its own, in turn (seed-kitchen.ts).
@@ -178,88 +191,4 @@ export function pathsOf(seeded: Seeded): Paths {
     orderUpdate: `/plugins/${NS}/${NS}-init/admin/order/update/`,
     login: `${core}/user/login`,
   };
-}
-
-export function orderBodies(seeded: Seeded, paymentProcessor = 'cash'): string[] {
-  const items = seeded.smallMenuItems;
-  return items.map((_, start) => {
-    const lines: Array<{ item: SeededItem; quantity: number }> = [];
-    for (let i = 0; i < 5; i++) {
-      const item = items[(start + i) % items.length];
-      lines.push({ item, quantity: Math.min(item.minimum + (i % 2), item.maximum) });
-    }
-    const deltaCents = (line: number) =>
-      chosenOptions(line).reduce((sum, choice) => {
-        const group = OPTION_GROUPS.find((g) => g.key === choice.group)!;
-        const option = group.options.find((o) => o.key === choice.option)!;
-        return sum + Math.round(Number(option.price_delta) * 100);
-      }, 0);
-    const cents = lines.reduce(
-      (sum, line, i) =>
-        sum + (Math.round(Number(line.item.unitPrice) * 100) + deltaCents(i)) * line.quantity,
-      0,
-    );
-    return JSON.stringify({
-      menu_uuid: seeded.smallMenuUuid,
-      amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
-      payment_processor: paymentProcessor,
-      customer_email_address: `guest${start}@example.test`,
-      customer_phone_number: '+2348000000000',
-      customer_requested_order_email_copy: false,
-      general_note: 'No onions, please.',
-      delivery_data: { delivery_identifier: '', delivery_address: '' },
-      onpremise_data: {
-        customer_onpremise_location_type: 'table',
-        customer_onpremise_location_number: String(start % 20),
-        customer_onpremise_location: `table_${start % 20}`,
-      },
-      cart_items: lines.map(({ item, quantity }, i) => ({
-        uuid: item.uuid,
-        quantity,
-        item_note: '',
-        options: chosenOptions(i),
-      })),
-    });
-  });
-}
-
-/** Half away from zero, for the positive amounts of the bench: (numerator / denominator) in cents. */
-function roundedCents(numerator: number, denominator: number): number {
-  return Math.floor((2 * numerator + denominator) / (2 * denominator));
-}
-
-/**
- * Dine-in orders of 5 lines at the priced business with its code, their
- * amounts computed as the service prices them (integer cents, so exact):
- * 10 % off the items, 10 % service on the rest, 7.5 % VAT on both.
- */
-export function pricedOrderBodies(seeded: Seeded): string[] {
-  const items = seeded.priced.items;
-  return items.map((_, start) => {
-    const lines = Array.from({ length: 5 }, (_, i) => ({
-      item: items[(start + i) % items.length],
-      quantity: 1 + (i % 2),
-    }));
-    const subtotal = lines.reduce(
-      (sum, line) => sum + Math.round(Number(line.item.unitPrice) * 100) * line.quantity,
-      0,
-    );
-    const discount = roundedCents(subtotal * 10, 100);
-    const service = roundedCents((subtotal - discount) * 10, 100);
-    const tax = roundedCents((subtotal - discount + service) * 75, 1000);
-    const cents = subtotal - discount + service + tax;
-    return JSON.stringify({
-      menu_uuid: seeded.priced.menuUuid,
-      amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
-      payment_processor: 'cash',
-      customer_email_address: `guest${start}@example.test`,
-      discount_code: DISCOUNT.code,
-      onpremise_data: {
-        customer_onpremise_location_type: 'table',
-        customer_onpremise_location_number: String(start % 20),
-        customer_onpremise_location: `table_${start % 20}`,
-      },
-      cart_items: lines.map(({ item, quantity }) => ({ uuid: item.uuid, quantity })),
-    });
-  });
 }

@@ -12,7 +12,8 @@ import { checkOrders, OrderCheck, ScenarioResult, settleRatios } from './report'
 import { SCENARIOS } from './scenarios';
 import { Load, Phase, Scenario } from './scenario-types';
 import { currentEtag, Request, RequestContext, requestOf } from './requests';
-import { LONG_TAIL_BUSINESSES, primeLongTail, Seeded, seedLongTail } from './seed';
+import { Seeded } from './seed';
+import { LONG_TAIL_BUSINESSES, primeLongTail, seedLongTail } from './seed-long-tail';
 import {
   linesCsv,
   measureCsvExport,
@@ -23,6 +24,7 @@ import {
 import { sheetsBeside } from './sheets-beside';
 import { KITCHEN_STATIONS, kitchenTotals, prepareKitchenOrders } from './seed-kitchen';
 import { measureMailDrain } from './mail-drain';
+import { prepareUssdOrders } from './seed-ussd';
 import type { SmtpSink } from '../test/support/smtp-sink';
 import { LoadAnswer, LoadSpec, LoadSummary } from './types';
 
@@ -92,6 +94,7 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
   if (row.prepare === 'line orders') await prepareLineOrders(state.dbUrl, state.seeded);
   if (row.prepare === 'kitchen orders')
     await prepareKitchenOrders(state.dbUrl, state.seeded.kitchen);
+  if (row.prepare === 'ussd orders') await prepareUssdOrders(state.dbUrl, state.seeded.ussd!);
   const owner = { 'x-api-key': state.apiKey, authorization: `Bearer ${state.seeded.token}` };
   const download =
     row.measure === 'csv export'

@@ -25,6 +25,8 @@ export interface Load {
     | 'unstocked order'
     | 'hot stocked order'
     | 'card order'
+    | 'tab round'
+    | 'ussd charge'
     | 'kitchen acceptance'
     | 'plain acceptance'
     | 'login'
@@ -59,6 +61,8 @@ export interface Scenario {
     | 'P10'
     | 'P11'
     | 'P12'
+    | 'P13'
+    | 'P15'
     | 'P16'
     | 'P17'
     | 'P18';
@@ -88,7 +92,7 @@ export interface Scenario {
    */
   unanalyzed?: boolean;
   /** Seed what the row reads before its service load. */
-  prepare?: 'long tail' | 'report orders' | 'line orders' | 'kitchen orders';
+  prepare?: 'long tail' | 'report orders' | 'line orders' | 'kitchen orders' | 'ussd orders';
   /** A measure other than a load: one download of a CSV (P8's year, P16's lines), P18's mail backlog. */
   measure?: 'csv export' | 'csv export with lines' | 'mail drain';
   /** The targets of a CSV download. */

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CoalescedReads } from '../database/coalesced-reads';
-import { compileRaw, sql } from '../database/query-builder';
+import { compileRaw, queryBuilder, sql, Table } from '../database/query-builder';
+import { writeBeforeCommit } from '../database/writes-before-commit';
+import { EntityRecord } from './entity-record.entity';
 import { StorefrontAnswerInputs, StorefrontDocument } from './storefront-document';
 
 /** Which stored forms of a document a read fetches (a 304 check fetches neither). */
@@ -50,6 +52,20 @@ const READ_ETAGS_SQL = `
       WHERE business_key = lower(k.b) AND menu_key = lower(k.m)
         AND version = built_version AND body IS NOT NULL
       LIMIT 1) d`;
+
+/** The columns of storefront_documents that marking a menu stale writes (the table has no entity class). */
+interface StorefrontDocumentRow {
+  businessKey: string;
+  menuKey: string;
+  businessUuid: string;
+  menuUuid: string;
+  version: number;
+}
+
+const db = queryBuilder<{
+  storefrontDocuments: StorefrontDocumentRow;
+  entities: Table<EntityRecord>;
+}>();
 
 interface StoredEtagRow {
   business_key: string;
@@ -136,20 +152,42 @@ export class StorefrontDocumentRepository {
    * Marks the stored storefronts of these menus stale, creating the row of
    * each that has none yet (as the entities' trigger does), so that a build
    * which read the menu before a change can never store itself as fresh.
-   * One statement of its own, sent once the change has committed: it holds
-   * no lock inside the change's transaction.
+   * Held for the commit of the change's transaction (writeBeforeCommit): the
+   * version moves in the same commit as the change, with no round trip of
+   * its own, and the row stays locked only from the held writes to the
+   * commit, the last lock the change takes. Outside such a transaction it
+   * is sent at once.
    */
-  async markMenusStale(menuUuids: readonly string[]): Promise<void> {
+  async markMenusStale(manager: EntityManager, menuUuids: readonly string[]): Promise<void> {
     if (menuUuids.length === 0) return;
-    await this.dataSource.query(
-      `INSERT INTO storefront_documents AS d (business_key, menu_key, business_uuid, menu_uuid)
-       SELECT lower(b.meta_key), lower(m.meta_key), b.uuid, m.uuid
-         FROM entities m
-         JOIN entities b ON b.uuid = m.parent_entity_uuid AND b.parent_entity_uuid IS NULL
-        WHERE m.uuid = ANY($1::uuid[]) AND m.meta_key IS NOT NULL AND b.meta_key IS NOT NULL
-          AND m.trashed_at IS NULL AND b.trashed_at IS NULL
-       ON CONFLICT (business_key, menu_key) DO UPDATE SET version = d.version + 1`,
-      [[...menuUuids]],
+    await writeBeforeCommit(
+      manager,
+      db
+        .insertInto('storefrontDocuments')
+        .columns(['businessKey', 'menuKey', 'businessUuid', 'menuUuid'])
+        .expression(
+          db
+            .selectFrom('entities as m')
+            .innerJoin('entities as b', (join) =>
+              join.onRef('b.uuid', '=', 'm.parentEntityUuid').on('b.parentEntityUuid', 'is', null),
+            )
+            .select([
+              sql<string>`lower(b.meta_key)`.as('businessKey'),
+              sql<string>`lower(m.meta_key)`.as('menuKey'),
+              'b.uuid as businessUuid',
+              'm.uuid as menuUuid',
+            ])
+            .where('m.uuid', 'in', [...menuUuids])
+            .where('m.metaKey', 'is not', null)
+            .where('b.metaKey', 'is not', null)
+            .where('m.trashedAt', 'is', null)
+            .where('b.trashedAt', 'is', null),
+        )
+        .onConflict((conflict) =>
+          conflict
+            .columns(['businessKey', 'menuKey'])
+            .doUpdateSet((eb) => ({ version: eb('storefrontDocuments.version', '+', 1) })),
+        ),
     );
   }
 

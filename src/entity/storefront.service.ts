@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
+import { Transaction } from '../database/event-bus';
 import { ApiError } from '../http/api-error';
 import { StorefrontResponseDto, toPublicEntityResponse } from './dto/entity-response.dto';
 import { MAX_PER_PAGE } from './dto/list-entities-query.dto';
@@ -120,18 +121,18 @@ export class StorefrontService {
   }
 
   /**
-   * Call once a change of stock has committed, before answering it: marks
-   * the stored storefronts of these menus stale and drops their cached
+   * Call in the transaction of a change of stock: marks the stored
+   * storefronts of these menus stale in that transaction (a write held for
+   * its commit, so a build that read the counts before the change can never
+   * store itself as fresh), and once it has committed drops their cached
    * answers here and in every other process. A read that starts after the
    * change has answered never shows what remained before it.
    */
-  async stockChanged(menuUuids: ReadonlyArray<string | null>): Promise<void> {
+  async stockChanged(tx: Transaction, menuUuids: ReadonlyArray<string | null>): Promise<void> {
     const menus = [...new Set(menuUuids.filter((uuid): uuid is string => !!uuid))];
-    try {
-      await this.documents.markMenusStale(menus);
-    } finally {
-      this.cache.invalidate(menus);
-    }
+    if (menus.length === 0) return;
+    await this.documents.markMenusStale(tx.manager, menus);
+    tx.afterCommit(() => this.cache.invalidate(menus));
   }
 
   /** Whether a stored document's stock is of a day that has ended. */

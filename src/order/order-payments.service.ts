@@ -10,6 +10,7 @@ import {
   CheckoutContext,
   CreatePaymentDto,
   PaymentRecordResponseDto,
+  PaymentRow,
   PaymentService,
   SETTLED_STATES,
   toPaymentRecords,
@@ -80,7 +81,7 @@ export class OrderPaymentsService {
       dto,
       await this.context(order),
     );
-    return this.record(order, payment.uuid);
+    return this.record(order, payment);
   }
 
   async submitOtp(
@@ -98,7 +99,7 @@ export class OrderPaymentsService {
       paymentUuid.toLowerCase(),
       otp,
     );
-    return this.record(order, payment.uuid);
+    return this.record(order, payment);
   }
 
   /** Asks the provider whether the order's latest payment was paid; the guest's or the business's view. */
@@ -191,8 +192,16 @@ export class OrderPaymentsService {
     return (await this.orders.findByUuid(order.uuid)) ?? order;
   }
 
-  private async record(order: OrderEntity, paymentUuid: string): Promise<PaymentRecordResponseDto> {
+  /**
+   * The payment as the charge left it. One still pending or failed was never
+   * paid, so it has no refunds and is answered from its row as it stands;
+   * any other is read again with its refunds.
+   */
+  private async record(order: OrderEntity, payment: PaymentRow): Promise<PaymentRecordResponseDto> {
+    if (payment.status === 'pending' || payment.status === 'failed') {
+      return toPaymentRecords({ payments: [payment], refunds: [] })[0];
+    }
     const all = (await this.payments.ofOrders([order.uuid])).get(order.uuid)!;
-    return toPaymentRecords(all).find((record) => record.uuid === paymentUuid)!;
+    return toPaymentRecords(all).find((record) => record.uuid === payment.uuid)!;
   }
 }

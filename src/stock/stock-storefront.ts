@@ -15,8 +15,9 @@ import { StockRepository } from './stock.repository';
 /**
  * What the storefront shows of stock: each stocked item's `stock_remaining`
  * for today (the business's local day) and `available: false` at 0. The
- * stored storefront is marked stale once each change of a count has
- * committed, before the change answers (StorefrontService.stockChanged), and
+ * stored storefront is marked stale in the transaction of each change of a
+ * count, committing with it, and the cached answers are dropped once it has
+ * committed, before the change answers (StorefrontService.stockChanged); it
  * ends with the business's day when an item counts daily.
  */
 @Injectable()

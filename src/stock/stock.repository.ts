@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { EntityRecord } from '../entity';
-import { execute, fetchAll, fetchOne, queryBuilder, sql, Table } from '../database/query-builder';
+import {
+  execute,
+  fetchAll,
+  fetchOne,
+  queryBuilder,
+  rowsTable,
+  sql,
+  Table,
+} from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { StockCountEntity, StockLedgerEntity } from './stock.entity';
 
@@ -27,7 +35,25 @@ export interface PeriodCount {
   adjusted: number;
 }
 
+const NOTHING: PeriodCount = { taken: 0, adjusted: 0 };
+
 export type NewLedgerEntry = Omit<StockLedgerEntity, 'uuid'>;
+
+/** An item's portions an order takes from one period. */
+export type WantedPortions = {
+  itemUuid: string;
+  period: string;
+  portions: number;
+  /** The item's `extra_data.stock.quantity`. */
+  quantity: number;
+};
+
+const WANTED_TYPES = {
+  itemUuid: 'uuid',
+  period: 'text',
+  portions: 'int',
+  quantity: 'int',
+} as const;
 
 /** An order's portions still held, per item and period. */
 export interface HeldPortions {
@@ -43,7 +69,7 @@ function counted(row: { taken: unknown; adjusted: unknown }): PeriodCount {
 
 /**
  * Stock counts and the ledger. Every change of a count is one conditional
- * UPDATE: the condition is checked against the row as the statement finds
+ * write: the condition is checked against the row as the statement finds
  * it, after waiting for any other transaction holding it, so no two takes
  * can both see the last portion.
  */
@@ -68,46 +94,68 @@ export class StockRepository {
   }
 
   // R96: portions are taken by one conditional decrement, never read then written.
-  /** Takes `portions` if that many remain of `quantity` + adjusted; the count after, or null. */
-  private async tryTake(
-    manager: EntityManager,
-    itemUuid: string,
-    period: string,
-    portions: number,
-    quantity: number,
-  ): Promise<PeriodCount | null> {
-    const row = await fetchOne(
-      manager,
-      db
-        .updateTable('stockCounts')
-        .set({ taken: sql<number>`taken + ${portions}` })
-        .where('itemUuid', '=', itemUuid)
-        .where('period', '=', period)
-        .where(sql<boolean>`taken + ${portions} <= ${quantity} + adjusted`)
-        .returning(['taken', 'adjusted']),
-    );
-    return row ? counted(row) : null;
-  }
-
   /**
-   * Takes `portions` of the period: the count after, or, when fewer remain,
-   * `refused` with the count as it stands (nothing taken).
+   * Takes each item's `portions` from its period in one statement, where
+   * that many remain of `quantity` + adjusted: per item, the count after
+   * (`ok`), or the count as it stands with nothing taken. A period without
+   * a row gets its row here (nothing adjusted), holding the portions when
+   * `quantity` covers them. The rows are locked in item order, so two
+   * orders of the same items never wait for each other crosswise; each
+   * condition is checked on the row as it stands once any other transaction
+   * holding it has ended. A refusal leaves the takes of the other items in
+   * place: the caller rolls its transaction back.
    */
-  async take(
+  async takeAll(
     manager: EntityManager,
     businessUuid: string,
-    itemUuid: string,
-    period: string,
-    portions: number,
-    quantity: number,
-  ): Promise<{ ok: true; count: PeriodCount } | { ok: false; count: PeriodCount }> {
-    let count = await this.tryTake(manager, itemUuid, period, portions, quantity);
-    if (!count) {
-      await this.ensureRow(manager, businessUuid, itemUuid, period);
-      count = await this.tryTake(manager, itemUuid, period, portions, quantity);
+    wanted: readonly WantedPortions[],
+  ): Promise<Map<string, { ok: boolean; count: PeriodCount }>> {
+    const rows = [...wanted].sort((a, b) => (a.itemUuid < b.itemUuid ? -1 : 1));
+    // The item's row of `wanted`, for the existing row's update (EXCLUDED holds only columns).
+    const wantedOf = (column: 'portions' | 'quantity') =>
+      sql<number>`(SELECT ${sql.ref(`w.${column}`)} FROM wanted w WHERE w.item_uuid = excluded.item_uuid)`;
+    const taken = await fetchAll(
+      manager,
+      db
+        .with('wanted', (qb) => qb.selectFrom(rowsTable(rows, WANTED_TYPES, 'w')).selectAll())
+        .insertInto('stockCounts')
+        .columns(['itemUuid', 'period', 'businessUuid', 'taken'])
+        .expression((eb) =>
+          eb
+            .selectFrom('wanted')
+            .select([
+              'itemUuid',
+              'period',
+              sql<string>`${businessUuid}::uuid`.as('businessUuid'),
+              sql<number>`CASE WHEN portions <= quantity THEN portions ELSE 0 END`.as('taken'),
+            ])
+            .orderBy('itemUuid'),
+        )
+        .onConflict((conflict) =>
+          conflict
+            .columns(['itemUuid', 'period'])
+            .doUpdateSet({ taken: sql<number>`stock_counts.taken + ${wantedOf('portions')}` })
+            .where(
+              sql<boolean>`stock_counts.taken + ${wantedOf('portions')} <= ${wantedOf('quantity')} + stock_counts.adjusted`,
+            ),
+        )
+        .returning(['itemUuid', 'taken', 'adjusted']),
+    );
+    const after = new Map(taken.map((row) => [row.itemUuid, counted(row)]));
+    // A row the statement left out is locked but short; read as it stands.
+    const short = rows.filter((row) => !after.has(row.itemUuid));
+    const standing = short.length ? await this.countsOf(short, manager) : new Map();
+    const outcomes = new Map<string, { ok: boolean; count: PeriodCount }>();
+    for (const row of rows) {
+      const count = after.get(row.itemUuid);
+      // A new row made without the portions holds none of them (taken 0).
+      if (count && count.taken >= row.portions) outcomes.set(row.itemUuid, { ok: true, count });
+      else {
+        const now = count ?? standing.get(`${row.itemUuid}/${row.period}`) ?? NOTHING;
+        outcomes.set(row.itemUuid, { ok: false, count: now });
+      }
     }
-    if (count) return { ok: true, count };
-    return { ok: false, count: await this.countOf(manager, itemUuid, period) };
+    return outcomes;
   }
 
   /** Gives back portions an order held; `taken` never goes below 0. */
@@ -166,18 +214,6 @@ export class StockRepository {
         .where('period', '=', period),
     );
     return { before, after: { taken: before.taken, adjusted } };
-  }
-
-  async countOf(manager: EntityManager, itemUuid: string, period: string): Promise<PeriodCount> {
-    const row = await fetchOne(
-      manager,
-      db
-        .selectFrom('stockCounts')
-        .select(['taken', 'adjusted'])
-        .where('itemUuid', '=', itemUuid)
-        .where('period', '=', period),
-    );
-    return row ? counted(row) : { taken: 0, adjusted: 0 };
   }
 
   /** The counts of these items' periods (item uuid → count); a period without a row is absent. */

@@ -9,6 +9,7 @@ import { EntityRecord, readStockSetting, StockSetting, StorefrontService } from 
 import { ApiError } from '../http/api-error';
 import { AccessPolicy } from '../team';
 import { AdjustStockDto, StockItemResponseDto, StockLedgerEntryDto } from './dto/stock.dto';
+import { belowHeld, isDay, remainingOf, shortOf, toLedgerEntry, viewOf } from './stock-answers';
 import { crossings, StockCrossed } from './stock-events';
 import { COUNT_PERIOD, localDayOf, periodOf, stockTimeZone } from './stock-periods';
 import { NewLedgerEntry, PeriodCount, StockRepository } from './stock.repository';
@@ -42,16 +43,6 @@ export interface StockTake {
   /** Who placed it, as in the order's history. */
   actor: string;
   byUuid: string | null;
-}
-
-function remainingOf(quantity: number, count: PeriodCount): number {
-  return Math.max(0, quantity + count.adjusted - count.taken);
-}
-
-/** Whether `text` is a real calendar day as YYYY-MM-DD. */
-function isDay(text: string): boolean {
-  const ms = Date.parse(`${text}T00:00:00Z`);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === text;
 }
 
 const endsOrder = (status: string | undefined) => status === 'rejected' || status === 'cancelled';
@@ -98,34 +89,22 @@ export class StockService {
     const zone = stockTimeZone(take.businessExtra);
     const instant = take.requestedTime ?? this.clock.now();
     const at = this.clock.now();
-    const ledger: NewLedgerEntry[] = [];
-    // In item order, so two orders of the same items never wait for each other crosswise.
-    for (const itemUuid of [...wanted.keys()].sort()) {
+    // In item order: the refusal names the first item short, as the rows are locked.
+    const items = [...wanted.keys()].sort().map((itemUuid) => {
       const { setting, portions, position } = wanted.get(itemUuid)!;
       const period = periodOf(setting.mode, zone, instant);
-      const taken = await this.repository.take(
-        tx.manager,
-        take.businessUuid,
-        itemUuid,
-        period,
-        portions,
-        setting.quantity,
-      );
-      if (!taken.ok) {
-        const remaining = remainingOf(setting.quantity, taken.count);
-        // R96: a line asking more than remain is refused, naming the line, with what remains.
-        throw ApiError.unprocessable(
-          `Line ${position + 1}: only ${remaining} portion${remaining === 1 ? '' : 's'} left.`,
-          [
-            {
-              field: `cart_items.${position}.quantity`,
-              message: `only ${remaining} left of this item`,
-              remaining,
-            },
-          ],
-        );
-      }
-      const after = remainingOf(setting.quantity, taken.count);
+      return { itemUuid, period, portions, quantity: setting.quantity, setting, position };
+    });
+    const outcomes = await this.repository.takeAll(tx.manager, take.businessUuid, items);
+    for (const { itemUuid, setting, position } of items) {
+      const { ok, count } = outcomes.get(itemUuid)!;
+      // R96: a line asking more than remain is refused, naming the line, with what remains.
+      if (!ok) throw shortOf(position, remainingOf(setting.quantity, count));
+    }
+    const ledger: NewLedgerEntry[] = [];
+    for (const { itemUuid, setting, portions, period } of items) {
+      const { count } = outcomes.get(itemUuid)!;
+      const after = remainingOf(setting.quantity, count);
       await this.announce(tx, crossings(after + portions, after, setting.lowAt), {
         ownerUuid: take.ownerUuid,
         businessUuid: take.businessUuid,
@@ -133,7 +112,7 @@ export class StockService {
         itemUuid,
         setting,
         period,
-        count: taken.count,
+        count,
       });
       ledger.push({
         businessUuid: take.businessUuid,
@@ -149,7 +128,7 @@ export class StockService {
       });
     }
     await this.repository.holdLedger(tx.manager, ledger);
-    tx.afterCommit(() => this.storefront.stockChanged([take.menuUuid]));
+    await this.storefront.stockChanged(tx, [take.menuUuid]);
   }
 
   // R98: a rejected or cancelled order gives its portions back, once.
@@ -189,7 +168,7 @@ export class StockService {
         actor: by?.actor ?? 'system',
       })),
     );
-    tx.afterCommit(() => this.storefront.stockChanged([event.order.menuUuid]));
+    await this.storefront.stockChanged(tx, [event.order.menuUuid]);
   }
 
   /** Publishes each line crossed, in the change's transaction (webhooks hear of it there). */
@@ -258,7 +237,7 @@ export class StockService {
     }));
     const counts = await this.repository.countsOf(periods);
     return items.map(({ item, setting }, index) =>
-      this.view(
+      viewOf(
         item,
         setting,
         periods[index].period,
@@ -285,7 +264,6 @@ export class StockService {
     const change = dto.set !== undefined ? { set: dto.set } : { delta: dto.delta! };
     const after = await this.bus.transaction(async (tx) => {
       const { manager } = tx;
-      tx.afterCommit(() => this.storefront.stockChanged([item.parentEntityUuid]));
       const adjusted = await this.repository.adjust(
         manager,
         business,
@@ -295,7 +273,8 @@ export class StockService {
         setting.quantity,
       );
       // Thrown inside the transaction: a refusal leaves no row behind.
-      if ('refused' in adjusted) throw this.belowHeld(setting, adjusted.refused);
+      if ('refused' in adjusted) throw belowHeld(setting, adjusted.refused);
+      await this.storefront.stockChanged(tx, [item.parentEntityUuid]);
       await this.repository.insertLedger(manager, [
         {
           businessUuid: business,
@@ -329,23 +308,7 @@ export class StockService {
       );
       return adjusted.after;
     });
-    return this.view(item, setting, period, after);
-  }
-
-  // R99: an adjustment never leaves less than what orders hold.
-  private belowHeld(setting: StockSetting, count: PeriodCount): ApiError {
-    const remaining = remainingOf(setting.quantity, count);
-    return ApiError.unprocessable(
-      `Orders hold ${count.taken} portions; at most ${remaining} can be taken away.`,
-      [
-        {
-          field: 'delta',
-          message: `at most ${remaining} can be taken away`,
-          taken: count.taken,
-          remaining,
-        },
-      ],
-    );
+    return viewOf(item, setting, period, after);
   }
 
   /** An item's ledger, newest first. */
@@ -357,16 +320,7 @@ export class StockService {
     await this.requireAccess(user, businessUuid);
     const item = await this.itemOf(businessUuid.toLowerCase(), itemUuid);
     const entries = await this.repository.ledgerOf(item.uuid, LEDGER_LIMIT);
-    return entries.map((entry) => ({
-      at: new Date(entry.at).toISOString(),
-      delta: Number(entry.delta),
-      reason: entry.reason,
-      note: entry.note,
-      order_uuid: entry.orderUuid,
-      by: entry.byUuid,
-      actor: entry.actor,
-      date: entry.period === COUNT_PERIOD ? null : entry.period,
-    }));
+    return entries.map(toLedgerEntry);
   }
 
   private async itemOf(businessUuid: string, itemUuid: string): Promise<EntityRecord> {
@@ -389,24 +343,5 @@ export class StockService {
       ]);
     }
     return { item, setting };
-  }
-
-  private view(
-    item: EntityRecord,
-    setting: StockSetting,
-    period: string,
-    count: PeriodCount = { taken: 0, adjusted: 0 },
-  ): StockItemResponseDto {
-    const remaining = remainingOf(setting.quantity, count);
-    return {
-      item_uuid: item.uuid,
-      title_name: item.titleName,
-      mode: setting.mode,
-      date: period === COUNT_PERIOD ? null : period,
-      quantity: Math.max(0, setting.quantity + count.adjusted),
-      taken: count.taken,
-      remaining,
-      low: remaining <= setting.lowAt,
-    };
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { EventBus } from '../../src/database/event-bus';
 import { ApiError } from '../../src/http/api-error';
 import { StockModule, StockService } from '../../src/stock';
+import { StockRepository } from '../../src/stock/stock.repository';
 import { createMediumContext, MediumContext } from '../support/medium';
 
 /**
@@ -114,5 +115,113 @@ describe('stock taken through the module’s door, as staff orders and tab round
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     expect(await taken()).toBe(3);
+  });
+});
+
+/** The repository's one statement for an order's stocked items. */
+// R96: every item of an order taken at once, each only where enough remain.
+describe('StockRepository.takeAll: an order’s items in one statement', () => {
+  let ctx: MediumContext;
+  let repository: StockRepository;
+  let bus: EventBus;
+  const business = randomUUID();
+  const period = 'count';
+
+  beforeAll(async () => {
+    ctx = await createMediumContext({ imports: [StockModule] });
+    repository = ctx.get(StockRepository);
+    bus = ctx.get(EventBus);
+  });
+  afterAll(() => ctx?.close());
+
+  const row = async (itemUuid: string) =>
+    (
+      await ctx.sql<{ taken: number; adjusted: number }>(
+        'SELECT taken, adjusted FROM stock_counts WHERE item_uuid = $1 AND period = $2',
+        [itemUuid, period],
+      )
+    )[0];
+  const existing = (itemUuid: string, taken: number, adjusted = 0) =>
+    ctx.sql(
+      `INSERT INTO stock_counts (item_uuid, period, business_uuid, taken, adjusted)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [itemUuid, period, business, taken, adjusted],
+    );
+  const want = (itemUuid: string, portions: number, quantity: number) => ({
+    itemUuid,
+    period,
+    portions,
+    quantity,
+  });
+  /** Takes in a transaction of its own; `rollBack` ends it as a refused placement does. */
+  const takeAll = async (wanted: Array<ReturnType<typeof want>>, rollBack = false) => {
+    let seen: Map<string, { ok: boolean; count: { taken: number; adjusted: number } }> | undefined;
+    await bus
+      .transaction(async (tx) => {
+        seen = await repository.takeAll(tx.manager, business, wanted);
+        if (rollBack) throw new Error('refused');
+      })
+      .catch((error: unknown) => {
+        if (!rollBack) throw error;
+      });
+    return seen!;
+  };
+
+  it('takes every item when all have enough, making the row of a period that has none', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await existing(a, 1);
+    const outcomes = await takeAll([want(b, 4, 5), want(a, 2, 3)]);
+    expect(outcomes.get(a)).toEqual({ ok: true, count: { taken: 3, adjusted: 0 } });
+    expect(outcomes.get(b)).toEqual({ ok: true, count: { taken: 4, adjusted: 0 } });
+    expect(await row(a)).toEqual({ taken: 3, adjusted: 0 });
+    expect(await row(b)).toEqual({ taken: 4, adjusted: 0 });
+  });
+
+  it('counts a restock: an existing row may hold more than the setting’s quantity', async () => {
+    const a = randomUUID();
+    await existing(a, 0, 4);
+    expect((await takeAll([want(a, 6, 3)])).get(a)).toEqual({
+      ok: true,
+      count: { taken: 6, adjusted: 4 },
+    });
+  });
+
+  it('refuses an item one short with its count as it stands; the others are taken until the rollback', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await existing(a, 2);
+    await existing(b, 0);
+    const outcomes = await takeAll([want(a, 2, 3), want(b, 1, 3)], true);
+    expect(outcomes.get(a)).toEqual({ ok: false, count: { taken: 2, adjusted: 0 } });
+    expect(outcomes.get(b)).toEqual({ ok: true, count: { taken: 1, adjusted: 0 } });
+    expect(await row(a)).toEqual({ taken: 2, adjusted: 0 });
+    expect(await row(b)).toEqual({ taken: 0, adjusted: 0 });
+  });
+
+  it('refuses more than the quantity of a period without a row, leaving the new row holding nothing', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    const outcomes = await takeAll([want(a, 3, 2), want(b, 1, 2)]);
+    expect(outcomes.get(a)).toEqual({ ok: false, count: { taken: 0, adjusted: 0 } });
+    expect(outcomes.get(b)).toEqual({ ok: true, count: { taken: 1, adjusted: 0 } });
+    // Committed here (no rollback): the row exists, and nothing of it is taken.
+    expect(await row(a)).toEqual({ taken: 0, adjusted: 0 });
+  });
+
+  it('never deadlocks orders of the same items listed in opposite orders, and counts every one', async () => {
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    await existing(a, 0);
+    await existing(c, 0);
+    // b has no row yet: the first orders race to make it.
+    const orders = Array.from({ length: 20 }, (_, i) =>
+      takeAll(
+        i % 2
+          ? [want(a, 1, 99), want(b, 1, 99), want(c, 1, 99)]
+          : [want(c, 1, 99), want(b, 1, 99), want(a, 1, 99)],
+      ),
+    );
+    const outcomes = await Promise.all(orders);
+    expect(outcomes.every((taken) => [...taken.values()].every((outcome) => outcome.ok))).toBe(
+      true,
+    );
+    for (const item of [a, b, c]) expect((await row(item)).taken).toBe(20);
   });
 });
