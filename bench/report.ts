@@ -1,6 +1,7 @@
 /** The benchmark's table, its verdict on the targets, and bench/results.json. */
 import type { CsvMeasure } from './report-bench';
 import type { MailDrainMeasure } from './mail-drain';
+import type { StationStreamsMeasure } from './station-streams';
 import { LoadAnswer, LoadSummary, RetrySummary } from './types';
 
 /** P18's target: due mails sent a second by one process. */
@@ -29,6 +30,8 @@ export interface ScenarioResult {
   csv?: CsvMeasure;
   /** P18: a backlog of due mails sent to the bench's SMTP server. */
   mailDrain?: MailDrainMeasure;
+  /** P14: the station streams' deliveries (the row's `service` summarises them). */
+  streams?: StationStreamsMeasure;
   targetRowsPerSecond?: number;
   targetRssGrowthMiB?: number;
   /** The service's VmHWM right after this scenario (MiB): where the peak was reached. */
@@ -187,6 +190,18 @@ export function judge(
         detail: `${drain.accepted} accepted, ${drain.duplicates} twice`,
       });
     }
+    if (scenario.streams) {
+      const streams = scenario.streams;
+      verdicts.push({
+        target: `${scenario.id} every expected delivery received, once`,
+        met:
+          streams.expected > 0 &&
+          streams.received === streams.expected &&
+          streams.duplicates === 0 &&
+          streams.streamFailures === 0,
+        detail: `${streams.received} of ${streams.expected} (${streams.duplicates} twice, ${streams.streamFailures} streams lost)`,
+      });
+    }
     if (scenario.targetP99Ms !== undefined && scenario.service) {
       verdicts.push({
         target: `${scenario.id} p99 ≤ ${scenario.targetP99Ms} ms`,
@@ -286,6 +301,18 @@ export function renderTable(results: Results): string {
         `${drain.seconds.toFixed(2)} s (${drain.mailsPerSecond.toFixed(0)} a second) by one process; ` +
         `the relay accepted ${drain.accepted}, ${drain.duplicates} twice, the last ` +
         `${drain.relaySeconds.toFixed(2)} s after the commit`,
+    );
+  }
+  for (const scenario of results.scenarios) {
+    const streams = scenario.streams;
+    if (!streams) continue;
+    lines.push(
+      `- ${scenario.id}: ${streams.streams} station streams over ${streams.stations} stations; ` +
+        `${streams.acceptances} acceptances measured (${streams.acceptancesPerSecond.toFixed(1)} a second, ` +
+        `${streams.accepted} answered 200, p50 ${streams.acceptanceP50Ms} ms, p99 ${streams.acceptanceP99Ms} ms); ` +
+        `${streams.received} of ${streams.expected} deliveries received (${streams.duplicates} twice); ` +
+        `from the send p50 ${streams.p50Ms} ms, p99 ${streams.p99Ms} ms, max ${streams.maxMs} ms; ` +
+        `after the answer p50 ${streams.afterAnswerP50Ms} ms, p99 ${streams.afterAnswerP99Ms} ms`,
     );
   }
   lines.push(`- seeding through the API: ${results.seedSeconds.toFixed(1)} s`);

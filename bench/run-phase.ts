@@ -25,6 +25,7 @@ import { sheetsBeside } from './sheets-beside';
 import { KITCHEN_STATIONS, kitchenTotals, prepareKitchenOrders } from './seed-kitchen';
 import { measureMailDrain } from './mail-drain';
 import { prepareUssdOrders } from './seed-ussd';
+import { measureStationStreams } from './station-streams';
 import type { SmtpSink } from '../test/support/smtp-sink';
 import { LoadAnswer, LoadSpec, LoadSummary } from './types';
 
@@ -110,6 +111,10 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     reported && row.measure === 'mail drain' && state.smtp
       ? await measureMailDrain(state.dbUrl, state.smtp)
       : undefined;
+  const streams =
+    reported && row.measure === 'station streams'
+      ? await measureStationStreams(state.service.base, state.apiKey, state.seeded)
+      : undefined;
   if (reported && ceilingLoad && row.ceilingFirst) {
     measured.ceiling = await loadOf(state, ceilingLoad);
     await drain();
@@ -156,7 +161,7 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
   state.scenarios.push({
     id: row.id,
     title,
-    service: row.service ? measured.service : undefined,
+    service: row.service ? measured.service : streams?.summary,
     ceiling,
     ceilingLabel: row.ceilingLabel,
     ratio: ratioTo ? measured.service!.requestsPerSecond / ratioTo.requestsPerSecond : undefined,
@@ -167,10 +172,11 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     targetP50Ms: row.targetP50Ms,
     csv,
     mailDrain,
+    streams: streams?.measure,
     targetRowsPerSecond: row.targetRowsPerSecond,
     targetRssGrowthMiB: row.targetRssGrowthMiB,
     expectedStatus: row.expectedStatus,
-    serviceRssAfterMiB: row.service ? peakRssMiB(state.service.child.pid) : undefined,
+    serviceRssAfterMiB: row.service || streams ? peakRssMiB(state.service.child.pid) : undefined,
     ceilingRssAfterMiB:
       ceilingLoad?.at === 'ceiling' ? peakRssMiB(state.ceiling.child.pid) : undefined,
   });

@@ -62,6 +62,7 @@ export interface Scenario {
     | 'P11'
     | 'P12'
     | 'P13'
+    | 'P14'
     | 'P15'
     | 'P16'
     | 'P17'
@@ -93,8 +94,11 @@ export interface Scenario {
   unanalyzed?: boolean;
   /** Seed what the row reads before its service load. */
   prepare?: 'long tail' | 'report orders' | 'line orders' | 'kitchen orders' | 'ussd orders';
-  /** A measure other than a load: one download of a CSV (P8's year, P16's lines), P18's mail backlog. */
-  measure?: 'csv export' | 'csv export with lines' | 'mail drain';
+  /**
+   * A measure other than a load: one download of a CSV (P8's year, P16's
+   * lines), P18's mail backlog, P14's station streams under acceptances.
+   */
+  measure?: 'csv export' | 'csv export with lines' | 'mail drain' | 'station streams';
   /** The targets of a CSV download. */
   targetRowsPerSecond?: number;
   targetRssGrowthMiB?: number;

@@ -10,6 +10,7 @@ import { DRAIN_MAILS } from './mail-drain';
 import { LONG_TAIL_BUSINESSES } from './seed-long-tail';
 import { Scenario } from './scenario-types';
 import { PAYMENT_SCENARIOS, PLACEMENT_SCENARIOS } from './scenarios-orders';
+import { ACCEPTANCES_PER_SECOND, STATION_STREAMS } from './station-streams';
 
 export type { Load, Phase, RowRef, Scenario } from './scenario-types';
 
@@ -114,6 +115,21 @@ export const SCENARIOS: Scenario[] = [
     ratioOf: 'the same acceptances without a kitchen setting',
     ticketCheck: true,
     drainOutbox: true,
+  },
+  {
+    // The station streams while orders are accepted: STATION_STREAMS streams
+    // of P9's kitchen business spread over its 3 stations, and a steady
+    // ACCEPTANCES_PER_SECOND acceptances of its pending orders. The row's
+    // req/s are deliveries a second, its p50/p99 the delay from an
+    // acceptance's send to its ticket on each stream (station-streams.ts).
+    id: 'P14',
+    only: 'P14',
+    title: `P14 ${STATION_STREAMS} station streams over 3 stations, ${ACCEPTANCES_PER_SECOND} acceptances a second: send to ticket on every stream (req/s: deliveries)`,
+    phase: 'cache off',
+    outsideRssBudget: true,
+    prepare: 'kitchen orders',
+    measure: 'station streams',
+    targetP99Ms: 1000,
   },
   {
     // The storefront in the second of three languages, every item translated

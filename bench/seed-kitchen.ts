@@ -222,3 +222,4 @@ export async function kitchenTotals(
 }
 
 export const KITCHEN_STATIONS = STATIONS.length;
+export const KITCHEN_STATION_KEYS = STATIONS.map((station) => station.key);

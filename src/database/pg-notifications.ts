@@ -3,7 +3,7 @@ import { Client, Notification } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
-import { execute, noTables, sql } from './query-builder';
+import { execute, noTables, rowsTable, sql } from './query-builder';
 import { writeBeforeCommit } from './writes-before-commit';
 
 type Handler = (payload: string) => void;
@@ -63,6 +63,30 @@ export class PgNotifications implements OnModuleDestroy {
   async publish(channel: string, payload: string, manager?: EntityManager): Promise<void> {
     if (!this.enabled) return;
     const notify = noTables.selectNoFrom(sql`pg_notify(${channel}, ${payload})`.as('notified'));
+    if (manager) await writeBeforeCommit(manager, notify);
+    else await execute(this.dataSource.manager, notify);
+  }
+
+  /**
+   * NOTIFY each of `payloads` on `channel`, in their order, with one
+   * statement: inside a transaction it is held and sent with the
+   * transaction's other held writes (delivered at its commit).
+   */
+  async publishAll(
+    channel: string,
+    payloads: readonly string[],
+    manager?: EntityManager,
+  ): Promise<void> {
+    if (!this.enabled || payloads.length === 0) return;
+    const notify = noTables
+      .selectFrom(
+        rowsTable(
+          payloads.map((payload) => ({ payload })),
+          { payload: 'text' },
+          'p',
+        ),
+      )
+      .select(sql`pg_notify(${channel}, p.payload)`.as('notified'));
     if (manager) await writeBeforeCommit(manager, notify);
     else await execute(this.dataSource.manager, notify);
   }

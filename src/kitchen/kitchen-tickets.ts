@@ -3,14 +3,37 @@ import { EventBus, Transaction } from '../database/event-bus';
 import { EntityService } from '../entity';
 import { OrderChanged, OrderEntity, OrderRepository, OrderTickets } from '../order';
 import { routeLines } from './domain/routing';
-import { KitchenRepository, NewTicketLine, Ticket } from './kitchen.repository';
+import { KitchenRepository, Ticket } from './kitchen.repository';
 import { KitchenStreams } from './realtime/kitchen-streams';
+import { NewStationTicket, TicketWritesRepository } from './ticket-writes.repository';
 
 /** The dine-in location as the guest sent it; null for other modes or none. */
 function tableOf(order: OrderEntity): string | null {
   if (order.fulfilmentType !== 'dine_in') return null;
   const location = order.onpremiseData?.customer_onpremise_location;
   return typeof location === 'string' && location.trim() !== '' ? location : null;
+}
+
+/** The void ticket of a station's ticket: the same order and station, its lines queued again. */
+function voidOf(ticket: Ticket): NewStationTicket {
+  const { orderUuid, orderReference, station, fulfilmentType, tableLabel } = ticket;
+  const { requestedTime, estimatedReadyAt, generalNote } = ticket;
+  return {
+    orderUuid,
+    orderReference,
+    station,
+    kind: 'void',
+    fulfilmentType,
+    tableLabel,
+    requestedTime,
+    estimatedReadyAt,
+    generalNote,
+    status: 'queued',
+    lines: ticket.lines.map(({ uuid: _u, ticketUuid: _t, ...line }) => ({
+      ...line,
+      status: 'queued',
+    })),
+  };
 }
 
 /**
@@ -26,6 +49,7 @@ export class KitchenTickets {
   constructor(
     bus: EventBus,
     private readonly tickets: KitchenRepository,
+    private readonly writes: TicketWritesRepository,
     private readonly orders: OrderRepository,
     private readonly entities: EntityService,
     private readonly streams: KitchenStreams,
@@ -65,27 +89,19 @@ export class KitchenTickets {
     const { manager } = tx;
     const kitchen = await this.entities.kitchenOf(order.businessUuid, manager);
     const lines = (await this.orders.linesOf([order.uuid], manager)).get(order.uuid) ?? [];
-    const routed = routeLines(lines, kitchen);
-    const written: Ticket[] = [];
-    for (const [station, stationLines] of routed) {
-      const version = await this.tickets.nextVersion(manager, order.businessUuid);
-      const ticket = await this.tickets.insertTicket(
-        manager,
-        {
-          businessUuid: order.businessUuid,
-          orderUuid: order.uuid,
-          orderReference: order.orderReference,
-          station,
-          kind: 'new',
-          fulfilmentType: order.fulfilmentType,
-          tableLabel: tableOf(order),
-          requestedTime: order.requestedTime,
-          estimatedReadyAt: order.estimatedReadyAt,
-          generalNote: order.generalNote,
-          status: 'queued',
-        },
-        version,
-        stationLines.map((line): NewTicketLine => ({
+    const tickets = [...routeLines(lines, kitchen)].map(
+      ([station, stationLines]): NewStationTicket => ({
+        orderUuid: order.uuid,
+        orderReference: order.orderReference,
+        station,
+        kind: 'new',
+        fulfilmentType: order.fulfilmentType,
+        tableLabel: tableOf(order),
+        requestedTime: order.requestedTime,
+        estimatedReadyAt: order.estimatedReadyAt,
+        generalNote: order.generalNote,
+        status: 'queued',
+        lines: stationLines.map((line) => ({
           position: line.position,
           orderLineUuid: line.uuid,
           itemUuid: line.itemUuid,
@@ -96,9 +112,9 @@ export class KitchenTickets {
           allergens: [...line.allergens],
           status: 'queued',
         })),
-      );
-      if (ticket) written.push(ticket);
-    }
+      }),
+    );
+    const written = await this.writes.writeTickets(manager, order.businessUuid, tickets);
     await this.streams.announce(tx, 'ticket.created', written);
   }
 
@@ -114,38 +130,14 @@ export class KitchenTickets {
       (ticket) => ticket.kind === 'new',
     );
     if (existing.length === 0) return;
-    const created: Ticket[] = [];
-    const updated: Ticket[] = [];
-    for (const ticket of existing) {
-      const version = await this.tickets.nextVersion(manager, order.businessUuid);
-      if (ticket.status !== 'cancelled') {
-        await this.tickets.setTicketStatus(manager, ticket.uuid, 'cancelled', version);
-        updated.push({ ...ticket, status: 'cancelled', version });
-      }
-      const voided = await this.tickets.insertTicket(
-        manager,
-        {
-          businessUuid: ticket.businessUuid,
-          orderUuid: ticket.orderUuid,
-          orderReference: ticket.orderReference,
-          station: ticket.station,
-          kind: 'void',
-          fulfilmentType: ticket.fulfilmentType,
-          tableLabel: ticket.tableLabel,
-          requestedTime: ticket.requestedTime,
-          estimatedReadyAt: ticket.estimatedReadyAt,
-          generalNote: ticket.generalNote,
-          status: 'queued',
-        },
-        await this.tickets.nextVersion(manager, order.businessUuid),
-        ticket.lines.map(({ uuid: _u, ticketUuid: _t, ...line }) => ({
-          ...line,
-          status: 'queued',
-        })),
-      );
-      if (voided) created.push(voided);
-    }
-    await this.streams.announce(tx, 'ticket.updated', updated);
+    const cancelled = existing.filter((ticket) => ticket.status !== 'cancelled');
+    const created = await this.writes.writeTickets(
+      manager,
+      order.businessUuid,
+      existing.map(voidOf),
+      cancelled.map((ticket) => ticket.uuid),
+    );
+    await this.streams.announce(tx, 'ticket.updated', cancelled);
     await this.streams.announce(tx, 'ticket.created', created);
   }
 }

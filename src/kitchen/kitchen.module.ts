@@ -8,6 +8,7 @@ import { KitchenRepository } from './kitchen.repository';
 import { KitchenService } from './kitchen.service';
 import { KitchenTickets } from './kitchen-tickets';
 import { KitchenStreams } from './realtime/kitchen-streams';
+import { TicketWritesRepository } from './ticket-writes.repository';
 
 /**
  * The kitchen: tickets per station written with an order's acceptance
@@ -17,6 +18,12 @@ import { KitchenStreams } from './realtime/kitchen-streams';
 @Module({
   imports: [EntityModule, OrderModule, TeamModule],
   controllers: [KitchenBusinessController, KitchenTicketController, KitchenDisplayController],
-  providers: [KitchenRepository, KitchenService, KitchenTickets, KitchenStreams],
+  providers: [
+    KitchenRepository,
+    TicketWritesRepository,
+    KitchenService,
+    KitchenTickets,
+    KitchenStreams,
+  ],
 })
 export class KitchenModule {}

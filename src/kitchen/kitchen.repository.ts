@@ -1,14 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  execute,
-  fetchAll,
-  fetchOne,
-  jsonb,
-  queryBuilder,
-  sql,
-  Table,
-} from '../database/query-builder';
+import { execute, fetchAll, fetchOne, queryBuilder, sql, Table } from '../database/query-builder';
 import { takeTransactionLock } from '../database/transaction-locks';
 import { KitchenTicketEntity, KitchenTicketLineEntity } from './entities';
 import type { LineStatus, TicketStatus } from './domain/ticket-status';
@@ -64,42 +56,6 @@ export class KitchenRepository {
         .where('businessUuid', '=', businessUuid),
     );
     return String(row?.next ?? 1);
-  }
-
-  /**
-   * Inserts a ticket and its lines; answers null when the order already
-   * has a ticket of this kind for the station (nothing is written).
-   */
-  async insertTicket(
-    manager: EntityManager,
-    ticket: NewTicket,
-    version: string,
-    lines: readonly NewTicketLine[],
-  ): Promise<Ticket | null> {
-    const stored = await fetchOne(
-      manager,
-      db
-        .insertInto('kitchenTickets')
-        .values({ ...ticket, version })
-        .onConflict((oc) => oc.columns(['orderUuid', 'station', 'kind']).doNothing())
-        .returningAll(),
-    );
-    if (!stored) return null;
-    const storedLines = await fetchAll(
-      manager,
-      db
-        .insertInto('kitchenTicketLines')
-        .values(
-          lines.map((line) => ({
-            ...line,
-            ticketUuid: stored.uuid,
-            options: jsonb(line.options),
-            allergens: jsonb(line.allergens),
-          })),
-        )
-        .returningAll(),
-    );
-    return { ...stored, lines: storedLines.sort((a, b) => a.position - b.position) };
   }
 
   async findTicket(

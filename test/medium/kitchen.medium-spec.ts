@@ -5,12 +5,14 @@ import { AuthModule } from '../../src/auth/auth.module';
 import { EventBus } from '../../src/database/event-bus';
 import { ApiError } from '../../src/http/api-error';
 import { KitchenModule } from '../../src/kitchen';
-import { KitchenRepository, NewTicket } from '../../src/kitchen/kitchen.repository';
+import { KitchenRepository } from '../../src/kitchen/kitchen.repository';
+import { TicketWritesRepository } from '../../src/kitchen/ticket-writes.repository';
 import { KitchenService } from '../../src/kitchen/kitchen.service';
 import { OrderRepository, OrderStatusMoves } from '../../src/order';
 import { serverUrl } from '../support/database';
 import { createMediumContext, MediumContext } from '../support/medium';
 import { MediumEntity, MediumUser, newEntity, newUser } from '../support/medium-factory';
+import { GRILL_AND_BAR, newStationTicket, ticketLine } from '../support/medium-kitchen';
 import { newOrderFields, orderLine } from '../support/medium-orders';
 
 /**
@@ -23,6 +25,7 @@ import { newOrderFields, orderLine } from '../support/medium-orders';
 describe('kitchen: tickets repository and service (medium)', () => {
   let ctx: MediumContext;
   let kitchen: KitchenRepository;
+  let writes: TicketWritesRepository;
   let service: KitchenService;
   let orders: OrderRepository;
   let moves: OrderStatusMoves;
@@ -36,21 +39,14 @@ describe('kitchen: tickets repository and service (medium)', () => {
       imports: [AuthModule.forRoot(AccountModule), KitchenModule],
     });
     kitchen = ctx.get(KitchenRepository);
+    writes = ctx.get(TicketWritesRepository);
     service = ctx.get(KitchenService);
     orders = ctx.get(OrderRepository);
     moves = ctx.get(OrderStatusMoves);
     bus = ctx.get(EventBus);
     owner = await newUser(ctx);
     business = await newEntity(ctx, 'business', owner.uuid, {
-      extraData: {
-        kitchen: {
-          stations: [
-            { key: 'grill', title: 'Grill', categories: ['Food'], item_uuids: [] },
-            { key: 'bar', title: 'Bar', categories: ['Drinks'], item_uuids: [] },
-          ],
-          default_station: 'grill',
-        },
-      },
+      extraData: { kitchen: GRILL_AND_BAR },
     });
   });
   afterAll(() => ctx?.close());
@@ -72,48 +68,20 @@ describe('kitchen: tickets repository and service (medium)', () => {
       return moves.move(tx, order, 'accepted', { actor: 'owner', userUuid: owner.uuid });
     });
 
-  const ticketFields = (orderUuid: string, station: string, businessUuid = business.uuid) =>
-    ({
-      businessUuid,
-      orderUuid,
-      orderReference: 'ABCD-EFGH',
-      station,
-      kind: 'new',
-      fulfilmentType: 'pickup',
-      tableLabel: null,
-      requestedTime: null,
-      estimatedReadyAt: null,
-      generalNote: null,
-      status: 'queued',
-    }) satisfies NewTicket;
-
-  const ticketLine = (position: number) => ({
-    position,
-    orderLineUuid: randomUUID(),
-    itemUuid: randomUUID(),
-    titleName: `Dish ${position}`,
-    options: [],
-    quantity: 1,
-    itemNote: null,
-    allergens: ['nuts'],
-    status: 'queued' as const,
-  });
-
   const stationTicket = async (orderUuid: string, station: string) =>
     (await kitchen.ticketsOfOrder(orderUuid)).find(
       (t) => t.station === station && t.kind === 'new',
     )!;
 
-  /** Writes one ticket the way the service does: a version under the business's lock, then the row. */
-  const writeTicket = (orderUuid: string, station: string, businessUuid = business.uuid) =>
-    bus.transaction(async (tx) =>
-      kitchen.insertTicket(
-        tx.manager,
-        ticketFields(orderUuid, station, businessUuid),
-        await kitchen.nextVersion(tx.manager, businessUuid),
-        [ticketLine(1), ticketLine(0)],
-      ),
-    );
+  /** Writes one ticket the way the service does: under the business's lock, after its latest version. */
+  const writeTicket = async (orderUuid: string, station: string, businessUuid = business.uuid) =>
+    (
+      await bus.transaction((tx) =>
+        writes.writeTickets(tx.manager, businessUuid, [
+          newStationTicket(orderUuid, station, [ticketLine(1), ticketLine(0)]),
+        ]),
+      )
+    )[0] ?? null;
 
   describe('one ticket per order, station and kind', () => {
     it('writes a station ticket once among simultaneous writers, its lines once, in cart order', async () => {
@@ -137,14 +105,11 @@ describe('kitchen: tickets repository and service (medium)', () => {
 
       // Another kind, or another station, of the same order is a ticket of its own.
       const voided = await bus.transaction(async (tx) =>
-        kitchen.insertTicket(
-          tx.manager,
-          { ...ticketFields(order.uuid, 'grill'), kind: 'void' },
-          await kitchen.nextVersion(tx.manager, business.uuid),
-          [ticketLine(0)],
-        ),
+        writes.writeTickets(tx.manager, business.uuid, [
+          { ...newStationTicket(order.uuid, 'grill', [ticketLine(0)]), kind: 'void' },
+        ]),
       );
-      expect(voided).not.toBeNull();
+      expect(voided).toHaveLength(1);
       expect(await writeTicket(order.uuid, 'bar')).not.toBeNull();
       expect((await kitchen.ticketsOfOrder(order.uuid)).map((t) => [t.station, t.kind])).toEqual(
         expect.arrayContaining([

@@ -82,28 +82,36 @@ export class KitchenStreams implements OnModuleInit, OnModuleDestroy {
     });
   }
 
-  /** Announces tickets written in `tx`; they reach the streams only if it commits. */
+  /**
+   * Announces tickets written in `tx` (each is read again as it is when
+   * delivered); they reach the streams only if it commits. On a PostgreSQL
+   * server the notices of all of them leave in one statement.
+   */
   async announce(
     tx: Transaction,
     type: TicketEventType,
-    tickets: readonly Ticket[],
+    tickets: ReadonlyArray<Pick<Ticket, 'uuid' | 'businessUuid'>>,
   ): Promise<void> {
+    if (this.notifications.enabled) {
+      const notices = tickets.map((ticket): TicketNotice => ({
+        id: randomUUID(),
+        type,
+        business_uuid: ticket.businessUuid,
+        ticket_uuid: ticket.uuid,
+      }));
+      await this.notifications.publishAll(
+        CHANNEL,
+        notices.map((notice) => JSON.stringify(notice)),
+        tx.manager,
+      );
+      return;
+    }
     for (const ticket of tickets) {
       const id = randomUUID();
-      if (this.notifications.enabled) {
-        const notice: TicketNotice = {
-          id,
-          type,
-          business_uuid: ticket.businessUuid,
-          ticket_uuid: ticket.uuid,
-        };
-        await this.notifications.publish(CHANNEL, JSON.stringify(notice), tx.manager);
-      } else {
-        tx.afterCommit(async () => {
-          const stored = await this.tickets.findTicket(ticket.uuid);
-          if (stored) this.deliver(id, type, toTicketResponse(stored));
-        });
-      }
+      tx.afterCommit(async () => {
+        const stored = await this.tickets.findTicket(ticket.uuid);
+        if (stored) this.deliver(id, type, toTicketResponse(stored));
+      });
     }
   }
 
