@@ -78,6 +78,8 @@ export class FakePaystack {
   record = true;
   /** How the fake answers a new charge (Charge API). */
   chargeMode: ChargeMode = 'normal';
+  /** TCP connections callers opened to the fake (kept-alive ones count once). */
+  connectionsOpened = 0;
   private nextId = 4_100_000;
   private readonly sockets = new Set<Socket>();
 
@@ -93,6 +95,7 @@ export class FakePaystack {
     const fake = new FakePaystack(server, secretKey);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => void fake.handle(req, res));
     server.on('connection', (socket) => {
+      fake.connectionsOpened++;
       fake.sockets.add(socket);
       socket.on('close', () => fake.sockets.delete(socket));
     });
