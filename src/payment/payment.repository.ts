@@ -9,7 +9,7 @@ import {
   sql,
   Table,
 } from '../database/query-builder';
-import { takeTransactionLock } from '../database/transaction-locks';
+import { takeTransactionLock, transactionLock } from '../database/transaction-locks';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { PaymentEntity, PaymentEventEntity, PaymentRefundEntity, RefundStatus } from './entities';
 
@@ -110,6 +110,9 @@ function changes(set: PaymentChanges) {
   };
 }
 
+/** An open checkout a newer one replaces. */
+const ABANDONED = { status: 'abandoned', nextCheckAt: null, updatedAt: sql<Date>`now()` } as const;
+
 /**
  * All SQL of payments, their refunds and the provider events acted on. The
  * payment module is the only writer of these tables; every write takes the
@@ -150,6 +153,50 @@ export class PaymentRepository {
       manager,
       db.updateTable('payments').set(changes(set)).where('uuid', '=', uuid).returningAll(),
     ))!;
+  }
+
+  /**
+   * Sets `set` on the payment only while it is still pending (undefined
+   * when it no longer is: what settled it meanwhile stands), in one
+   * statement that takes the lock of `lockOrderPayments` on `lockKey` before
+   * the row's lock (so it never waits on that lock holding the row). With
+   * `replacing`, the order's other open checkouts are abandoned in the same
+   * statement, and only when this one changed.
+   */
+  async updatePending(
+    manager: EntityManager,
+    payment: { uuid: string; lockKey: string },
+    set: PaymentChanges,
+    replacing?: { orderUuid: string },
+  ): Promise<PaymentRow | undefined> {
+    const locked = db
+      .with('lock', (qb) => qb.selectNoFrom(transactionLock('order', payment.lockKey).as('taken')))
+      .with('changed', (qb) =>
+        qb
+          .updateTable('payments')
+          .from('lock')
+          .set(changes(set))
+          .where('payments.uuid', '=', payment.uuid)
+          .where('payments.status', '=', 'pending')
+          .returningAll('payments'),
+      );
+    if (!replacing) return fetchOne(manager, locked.selectFrom('changed').selectAll());
+    return fetchOne(
+      manager,
+      locked
+        .with('abandoned', (qb) =>
+          qb
+            .updateTable('payments')
+            .set(ABANDONED)
+            .where('orderUuid', '=', replacing.orderUuid)
+            .where('channel', '=', 'checkout')
+            .where('status', '=', 'pending')
+            .where('uuid', '<>', payment.uuid)
+            .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.uuid'))),
+        )
+        .selectFrom('changed')
+        .selectAll(),
+    );
   }
 
   async findByUuid(
@@ -213,24 +260,6 @@ export class PaymentRepository {
         .where('orderUuid', 'in', [...orderUuids])
         .orderBy('createdAt')
         .orderBy('uuid'),
-    );
-  }
-
-  /** Open checkouts of an order other than `except`: a newer one replaces them. */
-  async abandonOpenCheckouts(
-    manager: EntityManager,
-    orderUuid: string,
-    except: string,
-  ): Promise<void> {
-    await execute(
-      manager,
-      db
-        .updateTable('payments')
-        .set({ status: 'abandoned', nextCheckAt: null, updatedAt: sql<Date>`now()` })
-        .where('orderUuid', '=', orderUuid)
-        .where('channel', '=', 'checkout')
-        .where('status', '=', 'pending')
-        .where('uuid', '<>', except),
     );
   }
 

@@ -74,6 +74,12 @@ export class FakePaystack {
    * the `refund.processed` webhook from here to race the answer.
    */
   onRefundMade: ((refund: FakeRefund) => Promise<void>) | null = null;
+  /**
+   * Runs once a checkout is made and before its answer leaves: a test sends
+   * the `charge.success` webhook from here to settle it before the service
+   * hears the answer.
+   */
+  onInitialized: ((reference: string) => Promise<void>) | null = null;
   /** Off for load runs: calls are answered but not kept. */
   record = true;
   /** How the fake answers a new charge (Charge API). */
@@ -288,7 +294,7 @@ export class FakePaystack {
     });
   }
 
-  private initialize(res: ServerResponse, body: any): void {
+  private async initialize(res: ServerResponse, body: any): Promise<void> {
     if (!body || typeof body.email !== 'string' || !body.email.includes('@')) {
       return this.answer(res, 400, { status: false, message: 'Invalid Email Address Passed' });
     }
@@ -323,6 +329,7 @@ export class FakePaystack {
       callback_url: body.callback_url ?? null,
       channels: body.channels ?? null,
     });
+    if (this.onInitialized) await this.onInitialized(reference);
     this.answer(res, 200, {
       status: true,
       message: 'Authorization URL created',
