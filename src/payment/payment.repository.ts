@@ -234,16 +234,48 @@ export class PaymentRepository {
 
   async ofOrders(manager: EntityManager, orderUuids: readonly string[]): Promise<PaymentRow[]> {
     if (orderUuids.length === 0) return [];
-    return fetchAll(
+    return fetchAll(manager, this.ofOrdersQuery(orderUuids));
+  }
+
+  /**
+   * `ofOrders`, and which of the orders have refunds, in one statement. An
+   * order's refunds are always of its own payments, so an order with
+   * refunds is among those whose payments are read.
+   */
+  async ofOrdersNamingRefunded(
+    manager: EntityManager,
+    orderUuids: readonly string[],
+  ): Promise<{ payments: PaymentRow[]; refunded: string[] }> {
+    if (orderUuids.length === 0) return { payments: [], refunded: [] };
+    const rows = await fetchAll(
       manager,
-      db
-        .selectFrom('payments')
-        .selectAll()
-        .where('orderUuid', 'in', [...orderUuids])
-        .orderBy('orderUuid')
-        .orderBy('createdAt')
-        .orderBy('uuid'),
+      this.ofOrdersQuery(orderUuids).select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('paymentRefunds')
+              .select('paymentRefunds.uuid')
+              .whereRef('paymentRefunds.orderUuid', '=', 'payments.orderUuid'),
+          )
+          .as('orderRefunded'),
+      ),
     );
+    const refunded = new Set<string>();
+    const payments = rows.map(({ orderRefunded, ...payment }) => {
+      if (orderRefunded && payment.orderUuid) refunded.add(payment.orderUuid);
+      return payment;
+    });
+    return { payments, refunded: [...refunded] };
+  }
+
+  private ofOrdersQuery(orderUuids: readonly string[]) {
+    return db
+      .selectFrom('payments')
+      .selectAll('payments')
+      .where('payments.orderUuid', 'in', [...orderUuids])
+      .orderBy('payments.orderUuid')
+      .orderBy('payments.createdAt')
+      .orderBy('payments.uuid');
   }
 
   /** The refunds of these orders' payments, oldest first. */

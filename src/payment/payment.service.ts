@@ -234,8 +234,9 @@ export class PaymentService {
     orderUuids: readonly string[],
     manager: EntityManager = this.payments.manager,
   ): Promise<Map<string, PaymentsOfOrder>> {
-    const payments = await this.payments.ofOrders(manager, orderUuids);
-    const refunds = await this.payments.refundsOfOrders(manager, orderUuids);
+    // Refunds are rare: read only for the orders that have some.
+    const { payments, refunded } = await this.payments.ofOrdersNamingRefunded(manager, orderUuids);
+    const refunds = await this.payments.refundsOfOrders(manager, refunded);
     const byOrder = new Map<string, { payments: PaymentRow[]; refunds: typeof refunds }>();
     for (const uuid of orderUuids) byOrder.set(uuid, { payments: [], refunds: [] });
     for (const payment of payments) {
