@@ -187,6 +187,30 @@ describe('payments through Paystack', () => {
       expect(fake.initialized).toHaveLength(calls);
     });
 
+    it('keeps a payment the webhook settled before the checkout’s answer came back as paid', async () => {
+      // Paystack reports the charge before it answers the checkout call: the
+      // order has committed, its checkout is not written yet.
+      fake.onInitialized = async (reference) => {
+        const res = await fake.sendWebhook(webhookUrl, chargeSuccess(fake, reference));
+        expect(res.status).toBe(200);
+      };
+      try {
+        const order = await placeOrder(t, cardBody(catalog));
+        expect(order.payment).toMatchObject({
+          status: 'paid',
+          amount_paid: '3500.01',
+          authorization_url: null,
+        });
+        expect(order.payment_status).toBe('paid');
+        expect(await paidTransitions(order.uuid)).toBe(1);
+        expect((await stored(order.uuid)).payments).toEqual([
+          expect.objectContaining({ status: 'paid', reference: `${order.order_reference}-1` }),
+        ]);
+      } finally {
+        fake.onInitialized = null;
+      }
+    });
+
     it('refuses a callback_url outside the allowed origins with 400 and stores nothing', async () => {
       const before = await rowCounts(t);
       const calls = fake.calls.length;
@@ -245,6 +269,11 @@ describe('payments through Paystack', () => {
           error: null,
         });
         expect(fake.initialized.at(-1).reference).toBe(`${order.order_reference}-2`);
+        // The new checkout replaces the one that was never opened.
+        expect((await stored(order.uuid)).payments).toEqual([
+          expect.objectContaining({ status: 'abandoned', reference: `${order.order_reference}-1` }),
+          expect.objectContaining({ status: 'pending', reference: `${order.order_reference}-2` }),
+        ]);
       },
     );
 

@@ -14,7 +14,8 @@ export type {
   ShareSnapshot,
 } from './payment-transitions';
 export type { RefundRequest, RefundResult } from './payment-refunds';
-export type { PaymentRow, RefundRow } from './payment.repository';
+export type { PaymentRow } from './payment.repository';
+export type { RefundRow } from './payment-refund.repository';
 export type { PaymentActor, PaymentChanged } from './payment-events';
 export {
   canMoveManually,

@@ -178,26 +178,24 @@ export class PaymentCheckouts {
     if (!outcome.ok) this.logger.warn(`Checkout ${payment.reference} not opened: ${outcome.error}`);
     const now = this.clock.nowMs();
     await this.bus.transaction(async (tx) => {
-      await this.transitions.lock(tx, order.uuid);
-      const locked = await this.payments.findByUuid(tx.manager, payment.uuid, true);
-      // A webhook may have settled it meanwhile, or a newer checkout replaced it.
-      if (!locked || locked.status !== 'pending') return;
-      if (!outcome.ok) {
-        await this.transitions.change(tx, locked, { error: outcome.error }, SYSTEM);
-        return;
-      }
-      await this.payments.abandonOpenCheckouts(tx.manager, order.uuid, locked.uuid);
-      await this.transitions.change(
+      // Under the order's payments lock, and only while still pending: a
+      // webhook (or the owner) that settled it meanwhile stands, and so does
+      // a newer checkout that replaced it. An opened checkout replaces the
+      // order's other open ones.
+      await this.transitions.changePending(
         tx,
-        locked,
-        {
-          authorizationUrl: outcome.authorizationUrl,
-          accessCode: outcome.accessCode,
-          error: null,
-          expiresAt: new Date(now + CHECKOUT_OPEN_MS),
-          nextCheckAt: new Date(now + FIRST_CHECK_MS),
-        },
+        payment,
+        outcome.ok
+          ? {
+              authorizationUrl: outcome.authorizationUrl,
+              accessCode: outcome.accessCode,
+              error: null,
+              expiresAt: new Date(now + CHECKOUT_OPEN_MS),
+              nextCheckAt: new Date(now + FIRST_CHECK_MS),
+            }
+          : { error: outcome.error },
         SYSTEM,
+        outcome.ok ? { replacing: true } : {},
       );
     });
   }

@@ -7,6 +7,7 @@ import { EventBus, Transaction } from '../database/event-bus';
 import { ApiError } from '../http/api-error';
 import { fromMinorUnits } from './domain/currency';
 import { ChangedBy, PaymentTransitions } from './payment-transitions';
+import { PaymentRefundRepository } from './payment-refund.repository';
 import { PaymentChanges, PaymentRepository, PaymentRow } from './payment.repository';
 import { ChargeReport, PaymentProvider, ProviderEvent } from './providers/payment-provider';
 import { PaymentProviders } from './providers/payment-providers';
@@ -33,6 +34,7 @@ export class PaymentConfirmations {
   constructor(
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentRepository,
+    private readonly refundRows: PaymentRefundRepository,
     private readonly transitions: PaymentTransitions,
     private readonly bus: EventBus,
     private readonly clock: Clock,
@@ -179,12 +181,12 @@ export class PaymentConfirmations {
       if (!fresh || payment.status !== 'paid') return false;
       const amount = fromMinorUnits(event.amountMinor);
       if (
-        await this.payments.confirmKnownRefund(tx.manager, payment.uuid, event.refundId, amount)
+        await this.refundRows.confirmKnownRefund(tx.manager, payment.uuid, event.refundId, amount)
       ) {
         await this.payments.setEventOutcome(tx.manager, provider.name, event.key, 'known');
         return false;
       }
-      await this.payments.insertRefund(tx.manager, {
+      await this.refundRows.insertRefund(tx.manager, {
         orderUuid: orderOf(payment),
         paymentUuid: payment.uuid,
         provider: provider.name,

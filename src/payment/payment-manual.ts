@@ -6,6 +6,7 @@ import { ManualPaymentStatus, sumPaid } from './domain/payment-state';
 import { paymentsTotal } from './payment-metrics';
 import { refundable } from './payment-refunds';
 import { ChangedBy, OrderSnapshot, PaymentTransitions, ShareSnapshot } from './payment-transitions';
+import { PaymentRefundRepository } from './payment-refund.repository';
 import { PaymentRepository, PaymentRow } from './payment.repository';
 
 /**
@@ -17,6 +18,7 @@ import { PaymentRepository, PaymentRow } from './payment.repository';
 export class PaymentManual {
   constructor(
     private readonly payments: PaymentRepository,
+    private readonly refundRows: PaymentRefundRepository,
     private readonly transitions: PaymentTransitions,
     private readonly clock: Clock,
   ) {}
@@ -45,11 +47,11 @@ export class PaymentManual {
     const quiet: ChangedBy = { ...by, notifyOwner: false };
     const payments = await this.payments.ofOrders(tx.manager, [order.uuid]);
     if (status === 'paid') return this.recordPaid(tx, order, payments, quiet);
-    const refunds = await this.payments.refundsOfOrders(tx.manager, [order.uuid]);
+    const refunds = await this.refundRows.refundsOfOrders(tx.manager, [order.uuid]);
     paymentsTotal.inc({ result: 'refunded' });
     const open = refundable(payments, refunds).filter((entry) => entry.left.gt(0));
     for (const { payment, left } of open) {
-      await this.payments.insertRefund(tx.manager, {
+      await this.refundRows.insertRefund(tx.manager, {
         orderUuid: order.uuid,
         paymentUuid: payment.uuid,
         provider: payment.method,
@@ -65,7 +67,7 @@ export class PaymentManual {
     // Nothing came in: the money will not be collected; the attempt closes as given back.
     const latest = payments.at(-1);
     if (!latest) return;
-    await this.payments.insertRefund(tx.manager, {
+    await this.refundRows.insertRefund(tx.manager, {
       orderUuid: order.uuid,
       paymentUuid: latest.uuid,
       provider: latest.method,

@@ -4,7 +4,8 @@ import { Clock } from '../common/clock';
 import { EventBus } from '../database/event-bus';
 import { toMinorUnits } from './domain/currency';
 import { PaymentTransitions } from './payment-transitions';
-import { PaymentRepository, RefundRow } from './payment.repository';
+import { PaymentRefundRepository, RefundRow } from './payment-refund.repository';
+import { PaymentRepository } from './payment.repository';
 import { RefundLookupOutcome } from './providers/payment-provider';
 import { PaymentProviders } from './providers/payment-providers';
 
@@ -32,6 +33,7 @@ export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDes
   constructor(
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentRepository,
+    private readonly refundRows: PaymentRefundRepository,
     private readonly transitions: PaymentTransitions,
     private readonly bus: EventBus,
     private readonly clock: Clock,
@@ -59,7 +61,7 @@ export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDes
 
   private async settleAll(): Promise<number> {
     const now = this.clock.nowMs();
-    const stale = await this.payments.stalePendingRefunds(new Date(now - STALE_REFUND_AFTER_MS));
+    const stale = await this.refundRows.stalePendingRefunds(new Date(now - STALE_REFUND_AFTER_MS));
     let settled = 0;
     for (const refund of stale) {
       const giveUp = now - new Date(refund.createdAt).getTime() > GIVE_UP_REFUND_AFTER_MS;
@@ -76,26 +78,26 @@ export class PaymentRefundSettler implements OnApplicationBootstrap, OnModuleDes
       reference: payment.reference ?? '',
       transactionId: payment.transactionId,
       amountMinor: toMinorUnits(refund.amount),
-      knownRefundIds: await this.payments.knownRefundIds(manager, payment.uuid),
+      knownRefundIds: await this.refundRows.knownRefundIds(manager, payment.uuid),
     });
     if (!lookup.ok && !giveUp) return false;
     return this.bus.transaction(async (tx) => {
       await this.transitions.lock(tx, lockKeyOf(payment));
-      if (!(await this.payments.pendingRefund(tx.manager, refund.uuid))) return false;
+      if (!(await this.refundRows.pendingRefund(tx.manager, refund.uuid))) return false;
       const id = lookup.ok ? lookup.refundId : null;
       if (!id) {
         const error = lookup.ok
           ? 'The provider has no such refund: the service stopped before the provider took the request.'
           : `The refund could not be confirmed with the provider: ${lookup.error}`;
-        await this.payments.finishRefund(tx.manager, refund.uuid, 'failed', null, error);
+        await this.refundRows.finishRefund(tx.manager, refund.uuid, 'failed', null, error);
         this.logger.warn(
           `Pending refund ${refund.uuid} of order ${payment.orderUuid} failed: ${error}`,
         );
         return true;
       }
-      if (await this.payments.takeCountedRefund(tx.manager, payment.uuid, id, refund.uuid))
+      if (await this.refundRows.takeCountedRefund(tx.manager, payment.uuid, id, refund.uuid))
         return true;
-      await this.payments.finishRefund(tx.manager, refund.uuid, 'succeeded', id, null);
+      await this.refundRows.finishRefund(tx.manager, refund.uuid, 'succeeded', id, null);
       await this.transitions.announce(tx, payment, { actor: 'system', userUuid: null });
       return true;
     });

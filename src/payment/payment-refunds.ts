@@ -5,7 +5,8 @@ import { ApiError } from '../http/api-error';
 import { toMinorUnits } from './domain/currency';
 import { paymentsTotal } from './payment-metrics';
 import { ChangedBy, OrderSnapshot, PaymentTransitions } from './payment-transitions';
-import { COUNTED_REFUNDS, PaymentRepository, PaymentRow, RefundRow } from './payment.repository';
+import { COUNTED_REFUNDS, PaymentRefundRepository, RefundRow } from './payment-refund.repository';
+import { PaymentRepository, PaymentRow } from './payment.repository';
 import { PaymentProviders } from './providers/payment-providers';
 
 /** What a refund asks: how much (all that is left when absent), why, and who asks. */
@@ -62,6 +63,7 @@ export class PaymentRefunds {
   constructor(
     private readonly providers: PaymentProviders,
     private readonly payments: PaymentRepository,
+    private readonly refundRows: PaymentRefundRepository,
     private readonly transitions: PaymentTransitions,
     private readonly bus: EventBus,
   ) {}
@@ -70,7 +72,7 @@ export class PaymentRefunds {
     const parts = await this.bus.transaction(async (tx) => {
       await this.transitions.lock(tx, order.uuid);
       const payments = await this.payments.ofOrders(tx.manager, [order.uuid]);
-      const refunds = await this.payments.refundsOfOrders(tx.manager, [order.uuid]);
+      const refunds = await this.refundRows.refundsOfOrders(tx.manager, [order.uuid]);
       const open = refundable(payments, refunds);
       const left = open.reduce((sum, entry) => sum.plus(entry.left), new Money(0));
       const paid = payments.reduce(
@@ -98,7 +100,7 @@ export class PaymentRefunds {
           [{ field: 'amount', message: `at most ${left.toFixed(2)}`, refundable: left.toFixed(2) }],
         );
       }
-      if (await this.payments.hasPendingRefund(tx.manager, order.uuid)) {
+      if (await this.refundRows.hasPendingRefund(tx.manager, order.uuid)) {
         throw ApiError.conflict('Another refund of this order is being made; try again shortly.');
       }
       paymentsTotal.inc({ result: amount.gte(left) ? 'refunded' : 'partially_refunded' });
@@ -111,7 +113,7 @@ export class PaymentRefunds {
         rest = rest.minus(share);
         const online =
           this.providers.get(payment.method).collect === 'online' && payment.channel !== 'manual';
-        const refundUuid = await this.payments.insertRefund(tx.manager, {
+        const refundUuid = await this.refundRows.insertRefund(tx.manager, {
           orderUuid: order.uuid,
           paymentUuid: payment.uuid,
           provider: payment.method,
@@ -156,9 +158,9 @@ export class PaymentRefunds {
     return this.bus.transaction(async (tx) => {
       await this.transitions.lock(tx, order.uuid);
       // Settled meanwhile by the check for refunds a stopped process left pending.
-      if (!(await this.payments.pendingRefund(tx.manager, part.refundUuid))) return null;
+      if (!(await this.refundRows.pendingRefund(tx.manager, part.refundUuid))) return null;
       if (!outcome.ok) {
-        await this.payments.finishRefund(
+        await this.refundRows.finishRefund(
           tx.manager,
           part.refundUuid,
           'failed',
@@ -171,11 +173,16 @@ export class PaymentRefunds {
       const id = outcome.refundId;
       if (
         id &&
-        (await this.payments.takeCountedRefund(tx.manager, part.payment.uuid, id, part.refundUuid))
+        (await this.refundRows.takeCountedRefund(
+          tx.manager,
+          part.payment.uuid,
+          id,
+          part.refundUuid,
+        ))
       ) {
         return null;
       }
-      await this.payments.finishRefund(tx.manager, part.refundUuid, 'succeeded', id, null);
+      await this.refundRows.finishRefund(tx.manager, part.refundUuid, 'succeeded', id, null);
       await this.transitions.announce(tx, part.payment, request.by);
       return null;
     });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Transaction } from '../database/event-bus';
+import { lockKeyOf } from './domain/paid-for';
 import { PaymentActor } from './payment-events';
 import { paymentsTotal } from './payment-metrics';
 import { NewPayment, PaymentChanges, PaymentRepository, PaymentRow } from './payment.repository';
@@ -70,11 +71,45 @@ export class PaymentTransitions {
     by: ChangedBy,
   ): Promise<PaymentRow> {
     const changed = await this.payments.update(tx.manager, payment.uuid, set);
-    if (changed.status !== payment.status && changed.status !== 'pending') {
+    await this.changed(tx, payment, changed, by);
+    return changed;
+  }
+
+  /**
+   * `change` in a transaction that has not taken the lock yet: the lock of
+   * what the payment pays is taken in the same statement, and the change is
+   * made only if the payment is still pending then (undefined, and nothing
+   * announced, when it is not: what settled it meanwhile stands). With
+   * `replacing`, the order's other open checkouts are abandoned with it: a
+   * newer checkout replaces them.
+   */
+  async changePending(
+    tx: Transaction,
+    payment: PaymentRow,
+    set: PaymentChanges,
+    by: ChangedBy,
+    { replacing = false }: { replacing?: boolean } = {},
+  ): Promise<PaymentRow | undefined> {
+    const changed = await this.payments.updatePending(
+      tx.manager,
+      { uuid: payment.uuid, lockKey: lockKeyOf(payment) },
+      set,
+      replacing && payment.orderUuid ? { orderUuid: payment.orderUuid } : undefined,
+    );
+    if (changed) await this.changed(tx, { ...payment, status: 'pending' }, changed, by);
+    return changed;
+  }
+
+  private async changed(
+    tx: Transaction,
+    before: PaymentRow,
+    changed: PaymentRow,
+    by: ChangedBy,
+  ): Promise<void> {
+    if (changed.status !== before.status && changed.status !== 'pending') {
       paymentsTotal.inc({ result: changed.failure === 'mismatch' ? 'mismatch' : changed.status });
     }
     await this.announce(tx, changed, by);
-    return changed;
   }
 
   /** A change not to the payment row itself (a refund of it) that its order must hear of. */

@@ -6,6 +6,7 @@ import { PaymentConfirmations } from './payment-confirmations';
 import { PaymentController } from './payment.controller';
 import { PaymentManual } from './payment-manual';
 import { PaymentRefundSettler } from './payment-refund-settler';
+import { PaymentRefundRepository } from './payment-refund.repository';
 import { PaymentRefunds } from './payment-refunds';
 import { PaymentRepository } from './payment.repository';
 import { PaymentService } from './payment.service';
@@ -25,6 +26,7 @@ import { PaymentProviders } from './providers/payment-providers';
   providers: [
     PaymentProviders,
     PaymentRepository,
+    PaymentRefundRepository,
     PaymentTransitions,
     PaymentCheckouts,
     PaymentCharges,

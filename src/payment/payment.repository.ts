@@ -9,12 +9,12 @@ import {
   sql,
   Table,
 } from '../database/query-builder';
-import { takeTransactionLock } from '../database/transaction-locks';
+import { takeTransactionLock, transactionLock } from '../database/transaction-locks';
 import { writeBeforeCommit } from '../database/writes-before-commit';
-import { PaymentEntity, PaymentEventEntity, PaymentRefundEntity, RefundStatus } from './entities';
+import { PaymentEntity, PaymentEventEntity } from './entities';
+import { PaymentRefundTable } from './payment-refund.repository';
 
 export type PaymentRow = PaymentEntity;
-export type RefundRow = PaymentRefundEntity;
 
 type PaymentTable = Table<
   PaymentEntity,
@@ -43,10 +43,7 @@ type PaymentTable = Table<
 
 const db = queryBuilder<{
   payments: PaymentTable;
-  paymentRefunds: Table<
-    PaymentRefundEntity,
-    'uuid' | 'reason' | 'providerRefundId' | 'requestedBy' | 'error' | 'createdAt'
-  >;
+  paymentRefunds: PaymentRefundTable;
   paymentEvents: Table<PaymentEventEntity, 'id' | 'paymentUuid' | 'createdAt'>;
 }>();
 
@@ -77,21 +74,6 @@ export interface NewProviderEvent {
   detail: Record<string, unknown>;
 }
 
-export type NewRefund = Pick<
-  PaymentRefundEntity,
-  | 'orderUuid'
-  | 'paymentUuid'
-  | 'provider'
-  | 'amount'
-  | 'reason'
-  | 'status'
-  | 'providerRefundId'
-  | 'requestedBy'
->;
-
-/** Refunds that count in what was given back: accepted by the provider or recorded. */
-export const COUNTED_REFUNDS: readonly RefundStatus[] = ['succeeded', 'processed'];
-
 function values(payment: NewPayment) {
   return {
     ...payment,
@@ -110,8 +92,11 @@ function changes(set: PaymentChanges) {
   };
 }
 
+/** An open checkout a newer one replaces. */
+const ABANDONED = { status: 'abandoned', nextCheckAt: null, updatedAt: sql<Date>`now()` } as const;
+
 /**
- * All SQL of payments, their refunds and the provider events acted on. The
+ * All SQL of payments and the provider events acted on (refunds: PaymentRefundRepository). The
  * payment module is the only writer of these tables; every write takes the
  * caller's transaction manager.
  */
@@ -152,6 +137,50 @@ export class PaymentRepository {
     ))!;
   }
 
+  /**
+   * Sets `set` on the payment only while it is still pending (undefined
+   * when it no longer is: what settled it meanwhile stands), in one
+   * statement that takes the lock of `lockOrderPayments` on `lockKey` before
+   * the row's lock (so it never waits on that lock holding the row). With
+   * `replacing`, the order's other open checkouts are abandoned in the same
+   * statement, and only when this one changed.
+   */
+  async updatePending(
+    manager: EntityManager,
+    payment: { uuid: string; lockKey: string },
+    set: PaymentChanges,
+    replacing?: { orderUuid: string },
+  ): Promise<PaymentRow | undefined> {
+    const locked = db
+      .with('lock', (qb) => qb.selectNoFrom(transactionLock('order', payment.lockKey).as('taken')))
+      .with('changed', (qb) =>
+        qb
+          .updateTable('payments')
+          .from('lock')
+          .set(changes(set))
+          .where('payments.uuid', '=', payment.uuid)
+          .where('payments.status', '=', 'pending')
+          .returningAll('payments'),
+      );
+    if (!replacing) return fetchOne(manager, locked.selectFrom('changed').selectAll());
+    return fetchOne(
+      manager,
+      locked
+        .with('abandoned', (qb) =>
+          qb
+            .updateTable('payments')
+            .set(ABANDONED)
+            .where('orderUuid', '=', replacing.orderUuid)
+            .where('channel', '=', 'checkout')
+            .where('status', '=', 'pending')
+            .where('uuid', '<>', payment.uuid)
+            .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.uuid'))),
+        )
+        .selectFrom('changed')
+        .selectAll(),
+    );
+  }
+
   async findByUuid(
     manager: EntityManager,
     uuid: string,
@@ -170,7 +199,6 @@ export class PaymentRepository {
     return fetchOne(manager, lock ? query.forUpdate() : query);
   }
 
-  /** The payments of these orders, oldest first (creation, then uuid for a stable order). */
   /** The payments of these shares of tabs, oldest first. */
   async ofShares(manager: EntityManager, shareUuids: readonly string[]): Promise<PaymentRow[]> {
     if (shareUuids.length === 0) return [];
@@ -185,53 +213,51 @@ export class PaymentRepository {
     );
   }
 
+  /** The payments of these orders, oldest first (creation, then uuid for a stable order). */
   async ofOrders(manager: EntityManager, orderUuids: readonly string[]): Promise<PaymentRow[]> {
     if (orderUuids.length === 0) return [];
-    return fetchAll(
-      manager,
-      db
-        .selectFrom('payments')
-        .selectAll()
-        .where('orderUuid', 'in', [...orderUuids])
-        .orderBy('orderUuid')
-        .orderBy('createdAt')
-        .orderBy('uuid'),
-    );
+    return fetchAll(manager, this.ofOrdersQuery(orderUuids));
   }
 
-  /** The refunds of these orders' payments, oldest first. */
-  async refundsOfOrders(
+  /**
+   * `ofOrders`, and which of the orders have refunds, in one statement. An
+   * order's refunds are always of its own payments, so an order with
+   * refunds is among those whose payments are read.
+   */
+  async ofOrdersNamingRefunded(
     manager: EntityManager,
     orderUuids: readonly string[],
-  ): Promise<RefundRow[]> {
-    if (orderUuids.length === 0) return [];
-    return fetchAll(
+  ): Promise<{ payments: PaymentRow[]; refunded: string[] }> {
+    if (orderUuids.length === 0) return { payments: [], refunded: [] };
+    const rows = await fetchAll(
       manager,
-      db
-        .selectFrom('paymentRefunds')
-        .selectAll()
-        .where('orderUuid', 'in', [...orderUuids])
-        .orderBy('createdAt')
-        .orderBy('uuid'),
+      this.ofOrdersQuery(orderUuids).select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('paymentRefunds')
+              .select('paymentRefunds.uuid')
+              .whereRef('paymentRefunds.orderUuid', '=', 'payments.orderUuid'),
+          )
+          .as('orderRefunded'),
+      ),
     );
+    const refunded = new Set<string>();
+    const payments = rows.map(({ orderRefunded, ...payment }) => {
+      if (orderRefunded && payment.orderUuid) refunded.add(payment.orderUuid);
+      return payment;
+    });
+    return { payments, refunded: [...refunded] };
   }
 
-  /** Open checkouts of an order other than `except`: a newer one replaces them. */
-  async abandonOpenCheckouts(
-    manager: EntityManager,
-    orderUuid: string,
-    except: string,
-  ): Promise<void> {
-    await execute(
-      manager,
-      db
-        .updateTable('payments')
-        .set({ status: 'abandoned', nextCheckAt: null, updatedAt: sql<Date>`now()` })
-        .where('orderUuid', '=', orderUuid)
-        .where('channel', '=', 'checkout')
-        .where('status', '=', 'pending')
-        .where('uuid', '<>', except),
-    );
+  private ofOrdersQuery(orderUuids: readonly string[]) {
+    return db
+      .selectFrom('payments')
+      .selectAll('payments')
+      .where('payments.orderUuid', 'in', [...orderUuids])
+      .orderBy('payments.orderUuid')
+      .orderBy('payments.createdAt')
+      .orderBy('payments.uuid');
   }
 
   /**
@@ -292,138 +318,5 @@ export class PaymentRepository {
         .where('provider', '=', provider)
         .where('eventKey', '=', eventKey),
     );
-  }
-
-  async hasPendingRefund(manager: EntityManager, orderUuid: string): Promise<boolean> {
-    const row = await fetchOne(
-      manager,
-      db
-        .selectFrom('paymentRefunds')
-        .select('uuid')
-        .where('orderUuid', '=', orderUuid)
-        .where('status', '=', 'pending')
-        .limit(1),
-    );
-    return row !== undefined;
-  }
-
-  async insertRefund(manager: EntityManager, refund: NewRefund): Promise<string> {
-    const row = await fetchOne(
-      manager,
-      db.insertInto('paymentRefunds').values(refund).returning('uuid'),
-    );
-    return row!.uuid;
-  }
-
-  async finishRefund(
-    manager: EntityManager,
-    uuid: string,
-    status: RefundStatus,
-    providerRefundId: string | null,
-    error: string | null,
-  ): Promise<void> {
-    await execute(
-      manager,
-      db
-        .updateTable('paymentRefunds')
-        .set({ status, providerRefundId, error })
-        .where('uuid', '=', uuid),
-    );
-  }
-
-  /**
-   * Marks the service's own refund of this payment that the provider's
-   * confirmation is about as processed; false when the service made no such
-   * refund (it was made at the provider itself). Matched by the provider's
-   * refund id, else by amount.
-   */
-  async confirmKnownRefund(
-    manager: EntityManager,
-    paymentUuid: string,
-    providerRefundId: string | null,
-    amount: string,
-  ): Promise<boolean> {
-    let query = db
-      .selectFrom('paymentRefunds')
-      .select('uuid')
-      .where('paymentUuid', '=', paymentUuid)
-      .where('status', '=', 'succeeded')
-      .orderBy('createdAt')
-      .limit(1);
-    query = providerRefundId
-      ? query.where('providerRefundId', '=', providerRefundId)
-      : query.where('amount', '=', amount);
-    const known = await fetchOne(manager, query);
-    if (!known) return false;
-    await execute(
-      manager,
-      db.updateTable('paymentRefunds').set({ status: 'processed' }).where('uuid', '=', known.uuid),
-    );
-    return true;
-  }
-
-  /**
-   * The provider's event for this very refund was counted before the refund
-   * call answered (a webhook raced it), as a refund made at the provider:
-   * that row and ours are one refund. Ours takes its place, and nothing is
-   * counted again. False when no such row exists.
-   */
-  async takeCountedRefund(
-    manager: EntityManager,
-    paymentUuid: string,
-    providerRefundId: string,
-    ownUuid: string,
-  ): Promise<boolean> {
-    const gone = await fetchAll(
-      manager,
-      db
-        .deleteFrom('paymentRefunds')
-        .where('paymentUuid', '=', paymentUuid)
-        .where('providerRefundId', '=', providerRefundId)
-        .where('uuid', '<>', ownUuid)
-        .returning('uuid'),
-    );
-    if (gone.length === 0) return false;
-    await this.finishRefund(manager, ownUuid, 'processed', providerRefundId, null);
-    return true;
-  }
-
-  /** The refund, when it is still waiting for the provider's answer. */
-  async pendingRefund(manager: EntityManager, uuid: string): Promise<RefundRow | undefined> {
-    return fetchOne(
-      manager,
-      db
-        .selectFrom('paymentRefunds')
-        .selectAll()
-        .where('uuid', '=', uuid)
-        .where('status', '=', 'pending'),
-    );
-  }
-
-  /** Refunds still pending since before `before`: their process stopped before the answer. */
-  async stalePendingRefunds(before: Date): Promise<RefundRow[]> {
-    return fetchAll(
-      this.manager,
-      db
-        .selectFrom('paymentRefunds')
-        .selectAll()
-        .where('status', '=', 'pending')
-        .where('createdAt', '<', before)
-        .orderBy('createdAt')
-        .limit(100),
-    );
-  }
-
-  /** The provider's ids of a payment's refunds. */
-  async knownRefundIds(manager: EntityManager, paymentUuid: string): Promise<string[]> {
-    const rows = await fetchAll(
-      manager,
-      db
-        .selectFrom('paymentRefunds')
-        .select('providerRefundId')
-        .where('paymentUuid', '=', paymentUuid)
-        .where('providerRefundId', 'is not', null),
-    );
-    return rows.map((row) => row.providerRefundId!);
   }
 }

@@ -21,6 +21,7 @@ import {
   ShareChargeSnapshot,
   ShareSnapshot,
 } from './payment-transitions';
+import { PaymentRefundRepository } from './payment-refund.repository';
 import { PaymentRepository, PaymentRow } from './payment.repository';
 import { PaymentProviders } from './providers/payment-providers';
 import { PaymentTransitions } from './payment-transitions';
@@ -40,6 +41,7 @@ export class PaymentService {
     private readonly refunds: PaymentRefunds,
     private readonly manual: PaymentManual,
     private readonly payments: PaymentRepository,
+    private readonly refundRows: PaymentRefundRepository,
     private readonly providers: PaymentProviders,
     private readonly transitions: PaymentTransitions,
   ) {}
@@ -214,7 +216,7 @@ export class PaymentService {
    */
   async heldOnline(orderUuid: string, manager: EntityManager): Promise<boolean> {
     const payments = await this.payments.ofOrders(manager, [orderUuid]);
-    const refunds = await this.payments.refundsOfOrders(manager, [orderUuid]);
+    const refunds = await this.refundRows.refundsOfOrders(manager, [orderUuid]);
     return refundable(payments, refunds).some(
       ({ payment, left }) => payment.channel !== 'manual' && left.gt(0),
     );
@@ -234,8 +236,9 @@ export class PaymentService {
     orderUuids: readonly string[],
     manager: EntityManager = this.payments.manager,
   ): Promise<Map<string, PaymentsOfOrder>> {
-    const payments = await this.payments.ofOrders(manager, orderUuids);
-    const refunds = await this.payments.refundsOfOrders(manager, orderUuids);
+    // Refunds are rare: read only for the orders that have some.
+    const { payments, refunded } = await this.payments.ofOrdersNamingRefunded(manager, orderUuids);
+    const refunds = await this.refundRows.refundsOfOrders(manager, refunded);
     const byOrder = new Map<string, { payments: PaymentRow[]; refunds: typeof refunds }>();
     for (const uuid of orderUuids) byOrder.set(uuid, { payments: [], refunds: [] });
     for (const payment of payments) {

@@ -3,6 +3,7 @@ import { Money } from '../../src/common/money';
 import { EventBus } from '../../src/database/event-bus';
 import { PaymentChanged, PaymentModule, PaymentService } from '../../src/payment';
 import { PaymentConfirmations } from '../../src/payment/payment-confirmations';
+import { PaymentRefundRepository } from '../../src/payment/payment-refund.repository';
 import { PaymentRepository } from '../../src/payment/payment.repository';
 import { PaymentProviders } from '../../src/payment/providers/payment-providers';
 import { createMediumContext, MediumContext } from '../support/medium';
@@ -142,7 +143,9 @@ describe('payments (medium)', () => {
     const by = { actor: 'owner' as const, userUuid: randomUUID() };
     const result = await service.refund(order, { amount: new Money('2500.00'), reason: null, by });
     expect(result).toEqual({ made: 2, failed: [] });
-    const refunds = await repository.refundsOfOrders(ctx.dataSource.manager, [order.uuid]);
+    const refunds = await ctx
+      .get(PaymentRefundRepository)
+      .refundsOfOrders(ctx.dataSource.manager, [order.uuid]);
     const byPayment = Object.fromEntries(refunds.map((r) => [r.paymentUuid, r.amount]));
     expect(byPayment).toEqual({ [newer.uuid]: '2000.00', [older.uuid]: '500.00' });
     await expect(

@@ -74,10 +74,18 @@ export class FakePaystack {
    * the `refund.processed` webhook from here to race the answer.
    */
   onRefundMade: ((refund: FakeRefund) => Promise<void>) | null = null;
+  /**
+   * Runs once a checkout is made and before its answer leaves: a test sends
+   * the `charge.success` webhook from here to settle it before the service
+   * hears the answer.
+   */
+  onInitialized: ((reference: string) => Promise<void>) | null = null;
   /** Off for load runs: calls are answered but not kept. */
   record = true;
   /** How the fake answers a new charge (Charge API). */
   chargeMode: ChargeMode = 'normal';
+  /** TCP connections callers opened to the fake (kept-alive ones count once). */
+  connectionsOpened = 0;
   private nextId = 4_100_000;
   private readonly sockets = new Set<Socket>();
 
@@ -93,6 +101,7 @@ export class FakePaystack {
     const fake = new FakePaystack(server, secretKey);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => void fake.handle(req, res));
     server.on('connection', (socket) => {
+      fake.connectionsOpened++;
       fake.sockets.add(socket);
       socket.on('close', () => fake.sockets.delete(socket));
     });
@@ -285,7 +294,7 @@ export class FakePaystack {
     });
   }
 
-  private initialize(res: ServerResponse, body: any): void {
+  private async initialize(res: ServerResponse, body: any): Promise<void> {
     if (!body || typeof body.email !== 'string' || !body.email.includes('@')) {
       return this.answer(res, 400, { status: false, message: 'Invalid Email Address Passed' });
     }
@@ -320,6 +329,7 @@ export class FakePaystack {
       callback_url: body.callback_url ?? null,
       channels: body.channels ?? null,
     });
+    if (this.onInitialized) await this.onInitialized(reference);
     this.answer(res, 200, {
       status: true,
       message: 'Authorization URL created',

@@ -7,7 +7,8 @@ import {
   PAYMENT_STATES,
   PaymentState,
 } from '../domain/payment-state';
-import type { PaymentRow, RefundRow } from '../payment.repository';
+import type { RefundRow } from '../payment-refund.repository';
+import type { PaymentRow } from '../payment.repository';
 
 /** What the guest does next to pay a charge. */
 export class NextActionDto {

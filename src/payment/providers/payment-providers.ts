@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { BankTransferProvider } from './bank-transfer.provider';
@@ -12,7 +12,7 @@ import { PaystackProvider } from './paystack.provider';
  * as cash is.
  */
 @Injectable()
-export class PaymentProviders {
+export class PaymentProviders implements OnModuleDestroy {
   private readonly byName = new Map<string, PaymentProvider>();
   /** The online card provider, when configured. */
   readonly paystack: PaystackProvider | null;
@@ -28,6 +28,10 @@ export class PaymentProviders {
     ]) {
       this.byName.set(provider.name, provider);
     }
+  }
+
+  onModuleDestroy(): void {
+    this.paystack?.close();
   }
 
   /** The provider of this name; unknown names are collected offline like cash. */

@@ -13,6 +13,7 @@ import {
   RefundRequest,
   VerifyOutcome,
 } from './payment-provider';
+import { ProviderHttp } from './provider-http';
 import { chargeBody, chargeOf, chargeStateOf, minorUnits, text } from './paystack-charge';
 
 /** The currencies Paystack takes. */
@@ -53,7 +54,11 @@ export class PaystackProvider implements PaymentProvider {
   readonly name = 'paystack';
   readonly collect = 'online' as const;
 
-  constructor(private readonly settings: PaystackSettings) {}
+  private readonly http: ProviderHttp;
+
+  constructor(private readonly settings: PaystackSettings) {
+    this.http = new ProviderHttp({ baseUrl: settings.baseUrl, timeoutMs: settings.timeoutMs });
+  }
 
   supportsCurrency(code: string | null): boolean {
     return code !== null && (PAYSTACK_CURRENCIES as readonly string[]).includes(code);
@@ -202,6 +207,11 @@ export class PaystackProvider implements PaymentProvider {
     return timingSafeEqual(Buffer.from(signature, 'hex'), expected);
   }
 
+  /** Closes the kept connections to Paystack (at shutdown). */
+  close(): void {
+    this.http.close();
+  }
+
   /**
    * One call with the secret key and the timeout. Failures come back as a
    * readable sentence (never thrown): the caller records it on the order.
@@ -211,36 +221,30 @@ export class PaystackProvider implements PaymentProvider {
     path: string,
     body: Record<string, unknown> | undefined,
   ): Promise<Call> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.settings.baseUrl}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.settings.secretKey}`,
-          accept: 'application/json',
-          ...(body ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body ? JSON.stringify(body) : undefined,
-        signal: AbortSignal.timeout(this.settings.timeoutMs),
-      });
-    } catch (error) {
-      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+    const response = await this.http.call({
+      method,
+      path,
+      headers: {
+        authorization: `Bearer ${this.settings.secretKey}`,
+        accept: 'application/json',
+      },
+      body,
+    });
+    if (response.kind === 'timed out') {
       return {
         ok: false,
-        error: timedOut
-          ? `Paystack did not answer within ${Math.round(this.settings.timeoutMs / 1000)} s.`
-          : 'Paystack could not be reached.',
+        error: `Paystack did not answer within ${Math.round(this.settings.timeoutMs / 1000)} s.`,
       };
     }
-    let answer: PaystackAnswer | null = null;
-    try {
-      answer = (await response.json()) as PaystackAnswer;
-    } catch {
-      answer = null;
-    }
+    if (response.kind === 'unreachable')
+      return { ok: false, error: 'Paystack could not be reached.' };
+    const answer = (
+      response.body && typeof response.body === 'object' ? response.body : null
+    ) as PaystackAnswer | null;
     const message = text(answer?.message);
     if (
-      !response.ok ||
+      response.status < 200 ||
+      response.status > 299 ||
       answer?.status !== true ||
       !answer.data ||
       typeof answer.data !== 'object'
