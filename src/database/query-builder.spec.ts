@@ -69,8 +69,6 @@ describe('snake_case identifiers', () => {
     const ours = build(queryBuilder<any>()).map((query) => query.compile());
     const theirs = build(withPlugin()).map((query) => query.compile());
     expect(ours.map((query) => query.sql)).toEqual(theirs.map((query) => query.sql));
-    expect(ours.map((query) => query.parameters)).toEqual(
-      theirs.map((query) => query.parameters),
-    );
+    expect(ours.map((query) => query.parameters)).toEqual(theirs.map((query) => query.parameters));
   });
 });

@@ -36,7 +36,12 @@ function problems(plain: unknown): string[] {
 }
 
 describe('kept validation metadata', () => {
-  const bad = { lines: [{ name: 1, quantity: 11 }, { name: 'ok', quantity: 2, extra: true }] };
+  const bad = {
+    lines: [
+      { name: 1, quantity: 11 },
+      { name: 'ok', quantity: 2, extra: true },
+    ],
+  };
 
   it('finds the same rules, inherited ones included, as class-validator alone', () => {
     const before = problems(bad);
