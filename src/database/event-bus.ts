@@ -31,6 +31,13 @@ export interface Transaction {
   emit<K extends AppEventName>(name: K, payload: AppEvents[K]): Promise<void>;
   /** Runs `effect` once the transaction has committed (not on rollback). */
   afterCommit(effect: () => void | Promise<void>): void;
+  /**
+   * Runs `step` in the transaction once its work is done, just before the
+   * held writes and the commit (steps in the order they were asked for; a
+   * failure rolls the transaction back). For a write that must take a lock
+   * held until the commit: taken last, it is held as briefly as it can be.
+   */
+  beforeCommit(step: () => Promise<void>): void;
 }
 
 export type InTransactionHandler<K extends AppEventName> = (
@@ -74,7 +81,8 @@ export class EventBus {
   }
 
   /**
-   * Runs `work` in one transaction. Writes held for the commit
+   * Runs `work` in one transaction. Once it is done the steps asked for
+   * with beforeCommit run, then the writes held for the commit
    * (writeBeforeCommit) leave in one statement just before it; after the
    * commit the effects and committed handlers run in the order they were
    * asked for. Answers what `work` answers.
@@ -82,7 +90,13 @@ export class EventBus {
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const effects: Array<() => void | Promise<void>> = [];
     const result = await this.dataSource.transaction((manager) =>
-      sendWritesTogether(manager, () => work(this.open(manager, effects))),
+      sendWritesTogether(manager, async () => {
+        const steps: Array<() => Promise<void>> = [];
+        const answer = await work(this.open(manager, effects, steps));
+        // A step may ask for another: each runs once, in order.
+        for (let i = 0; i < steps.length; i++) await steps[i]();
+        return answer;
+      }),
     );
     for (const effect of effects) {
       try {
@@ -94,7 +108,11 @@ export class EventBus {
     return result;
   }
 
-  private open(manager: EntityManager, effects: Array<() => void | Promise<void>>): Transaction {
+  private open(
+    manager: EntityManager,
+    effects: Array<() => void | Promise<void>>,
+    steps: Array<() => Promise<void>>,
+  ): Transaction {
     const tx: Transaction = {
       manager,
       emit: async (name, payload) => {
@@ -107,6 +125,9 @@ export class EventBus {
       },
       afterCommit: (effect) => {
         effects.push(effect);
+      },
+      beforeCommit: (step) => {
+        steps.push(step);
       },
     };
     return tx;

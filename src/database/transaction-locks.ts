@@ -9,7 +9,7 @@ import { compileRaw, execute, fetchOne, sql } from './query-builder';
  * circle. `guest_messages` is a business's message count for its monthly
  * limit (taken after an order's lock, never before one).
  */
-export type LockScope = 'order' | 'guest_messages' | 'kitchen';
+export type LockScope = 'order' | 'guest_messages';
 
 /**
  * A transaction-scoped advisory lock on (scope, id), as an expression a

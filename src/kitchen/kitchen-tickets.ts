@@ -39,7 +39,8 @@ function voidOf(ticket: Ticket): NewStationTicket {
 /**
  * Writes the tickets of an order in the transaction of its change: the
  * station tickets when it becomes accepted (or is placed accepted), the
- * void tickets when an order with tickets is cancelled. Heard through
+ * void tickets when an order with tickets is cancelled; their versions
+ * just before that transaction commits. Heard through
  * `order.changed`, so every way an order reaches those states (the
  * business's update, the service at a deadline, an order taken by staff)
  * makes its tickets, and a failure here fails the change itself.
@@ -115,7 +116,23 @@ export class KitchenTickets {
       }),
     );
     const written = await this.writes.writeTickets(manager, order.businessUuid, tickets);
+    this.numberBeforeCommit(tx, order.businessUuid, written);
     await this.streams.announce(tx, 'ticket.created', written);
+  }
+
+  /**
+   * The tickets' versions are given last, just before the commit: the
+   * business's lock on its versions is then held for the two statements
+   * that give them and the commit, not for the rest of the order's change.
+   */
+  private numberBeforeCommit(
+    tx: Transaction,
+    businessUuid: string,
+    tickets: ReadonlyArray<Pick<Ticket, 'uuid'>>,
+  ): void {
+    if (tickets.length === 0) return;
+    const uuids = tickets.map((ticket) => ticket.uuid);
+    tx.beforeCommit(() => this.writes.numberTickets(tx.manager, businessUuid, uuids));
   }
 
   // R86: void tickets on cancellation.
@@ -137,6 +154,7 @@ export class KitchenTickets {
       existing.map(voidOf),
       cancelled.map((ticket) => ticket.uuid),
     );
+    this.numberBeforeCommit(tx, order.businessUuid, [...cancelled, ...created]);
     await this.streams.announce(tx, 'ticket.updated', cancelled);
     await this.streams.announce(tx, 'ticket.created', created);
   }

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { execute, fetchAll, fetchOne, queryBuilder, sql, Table } from '../database/query-builder';
-import { takeTransactionLock } from '../database/transaction-locks';
-import { KitchenTicketEntity, KitchenTicketLineEntity } from './entities';
+import {
+  KitchenTicketEntity,
+  KitchenTicketLineEntity,
+  KitchenTicketVersionEntity,
+} from './entities';
 import type { LineStatus, TicketStatus } from './domain/ticket-status';
 
 const db = queryBuilder<{
@@ -11,7 +14,27 @@ const db = queryBuilder<{
     'uuid' | 'printedCount' | 'createdAt' | 'updatedAt'
   >;
   kitchenTicketLines: Table<Omit<KitchenTicketLineEntity, 'ticket'>, 'uuid' | 'status'>;
+  kitchenTicketVersions: Table<KitchenTicketVersionEntity>;
 }>();
+
+/**
+ * Takes the next `count` versions of a business's tickets and answers the
+ * last: its row of kitchen_ticket_versions moves on, and its lock is held
+ * until the transaction ends. In one statement even when another
+ * transaction holds the row: the update waits for it, then reads the row as
+ * that one committed it, so no version is given twice.
+ */
+export function takeVersions(businessUuid: string, count: number) {
+  return db
+    .insertInto('kitchenTicketVersions')
+    .values({ businessUuid, version: String(count) })
+    .onConflict((oc) =>
+      oc.column('businessUuid').doUpdateSet({
+        version: sql<string>`kitchen_ticket_versions.version + excluded.version`,
+      }),
+    )
+    .returning('version');
+}
 
 /** A ticket with its lines in cart order. */
 export type Ticket = Omit<KitchenTicketEntity, 'order'> & { lines: TicketLine[] };
@@ -42,20 +65,13 @@ export class KitchenRepository {
 
   /**
    * Serialises the writes of one business's tickets until the transaction
-   * ends and answers the next version: the versions of a business commit
-   * in the order they were given, so a reader's cursor never passes a
-   * change that commits later.
+   * ends and answers the next version (see takeVersions): the versions of a
+   * business commit in the order they were given, so a reader's cursor
+   * never passes a change that commits later.
    */
   async nextVersion(manager: EntityManager, businessUuid: string): Promise<string> {
-    await takeTransactionLock(manager, 'kitchen', businessUuid);
-    const row = await fetchOne(
-      manager,
-      db
-        .selectFrom('kitchenTickets')
-        .select(sql<string>`coalesce(max(version), 0) + 1`.as('next'))
-        .where('businessUuid', '=', businessUuid),
-    );
-    return String(row?.next ?? 1);
+    const row = await fetchOne(manager, takeVersions(businessUuid, 1));
+    return String(row!.version);
   }
 
   async findTicket(

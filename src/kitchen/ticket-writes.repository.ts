@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { fetchAll, queryBuilder, rowsTable, sql, Table, toCamel } from '../database/query-builder';
-import { takeTransactionLock } from '../database/transaction-locks';
+import {
+  execute,
+  fetchAll,
+  queryBuilder,
+  rowsTable,
+  sql,
+  Table,
+  toCamel,
+} from '../database/query-builder';
 import { KitchenTicketEntity, KitchenTicketLineEntity } from './entities';
+import { takeVersions } from './kitchen.repository';
 import type { NewTicket, NewTicketLine, Ticket, TicketLine } from './kitchen.repository';
 
 const db = queryBuilder<{
@@ -20,22 +28,19 @@ export type NewStationTicket = Omit<NewTicket, 'businessUuid'> & {
 
 /**
  * The writes of a set of tickets (all stations' tickets of an order, or
- * their void tickets) in one round trip after the business's lock, whatever
- * the number of stations: what an order's acceptance and cancellation pay
- * for the kitchen.
+ * their void tickets) in one round trip whatever the number of stations,
+ * and their versions in one more just before the commit: what an order's
+ * acceptance and cancellation pay for the kitchen.
  */
 @Injectable()
 export class TicketWritesRepository {
   /**
-   * Writes tickets of one business and their lines in one statement, after
-   * taking the business's lock in a statement of its own: under READ
-   * COMMITTED each statement reads a snapshot taken as it starts, so the
-   * statement that reads the latest version must start once the lock is
-   * held. The tickets in `cancel` become `cancelled` first, then the new
-   * tickets are inserted; each change takes the next version in the order
-   * given. A ticket whose order already has one of its kind for its station
-   * is not written (nor its lines) and is not in the answer: the answer is
-   * the tickets written, in the order given, with their lines in cart order.
+   * Writes tickets of one business and their lines in one statement, still
+   * without versions (see numberTickets). The tickets in `cancel` become
+   * `cancelled` first, then the new tickets are inserted. A ticket whose
+   * order already has one of its kind for its station is not written (nor
+   * its lines) and is not in the answer: the answer is the tickets written,
+   * in the order given, with their lines in cart order.
    */
   async writeTickets(
     manager: EntityManager,
@@ -44,12 +49,47 @@ export class TicketWritesRepository {
     cancel: readonly string[] = [],
   ): Promise<Ticket[]> {
     if (tickets.length === 0 && cancel.length === 0) return [];
-    await takeTransactionLock(manager, 'kitchen', businessUuid);
     const rows = await fetchAll(manager, writeTicketsStatement(businessUuid, tickets, cancel));
     return rows.map(({ lines, ...ticket }) => ({
       ...ticket,
       lines: (lines ?? []).map((line) => toCamel(line) as TicketLine),
     }));
+  }
+
+  /**
+   * Gives the tickets the business's next versions, in the order given, in
+   * one statement that takes them (see takeVersions: the business's row of
+   * versions stays locked until the transaction ends, so its versions commit
+   * in the order they were given). Called just before the commit, the lock
+   * is held for this statement, the held writes and the commit.
+   */
+  async numberTickets(
+    manager: EntityManager,
+    businessUuid: string,
+    uuids: readonly string[],
+  ): Promise<void> {
+    if (uuids.length === 0) return;
+    const count = uuids.length;
+    await execute(
+      manager,
+      db
+        .with('v', () => takeVersions(businessUuid, count))
+        .updateTable('kitchenTickets')
+        .from([
+          'v',
+          rowsTable(
+            uuids.map((uuid, i) => ({ n: i + 1, uuid })),
+            { n: 'int', uuid: 'uuid' },
+            'r',
+          ),
+        ])
+        .set({
+          version: sql<string>`v.version - ${count}::int + r.n`,
+          updatedAt: sql<Date>`now()`,
+        })
+        .whereRef('kitchenTickets.uuid', '=', 'r.uuid')
+        .where('kitchenTickets.businessUuid', '=', businessUuid),
+    );
   }
 }
 
@@ -91,9 +131,9 @@ const LINE_COLUMNS = Object.keys(LINE_TYPES).filter((c) => c !== 'n') as Columns
 const isoOf = (at: Date | string | null) => (at === null ? null : new Date(at).toISOString());
 
 /**
- * `writeTickets`' statement: the business's latest version, the
- * cancellations, the tickets (nothing for one that exists) and the lines of
- * the tickets written, answered with their lines as JSON.
+ * `writeTickets`' statement: the cancellations, the tickets (nothing for
+ * one that exists) and the lines of the tickets written, answered with
+ * their lines as JSON in the order given.
  */
 function writeTicketsStatement(
   businessUuid: string,
@@ -115,24 +155,13 @@ function writeTicketsStatement(
     })),
   );
   const cancelRows = cancel.map((uuid, i) => ({ n: i + 1, uuid }));
-  // The new tickets' versions come after the cancellations'.
-  const after = cancel.length;
   return db
-    .with('top', (qb) =>
-      qb
-        .selectFrom('kitchenTickets')
-        .select(sql<string>`coalesce(max(version), 0)`.as('version'))
-        .where('businessUuid', '=', businessUuid),
-    )
     .with('c', (qb) =>
       qb
         .updateTable('kitchenTickets')
-        .from(['top', rowsTable(cancelRows, { n: 'int', uuid: 'uuid' }, 'cr')])
-        .set({
-          status: 'cancelled',
-          version: sql<string>`top.version + cr.n`,
-          updatedAt: sql<Date>`now()`,
-        })
+        .from(rowsTable(cancelRows, { n: 'int', uuid: 'uuid' }, 'cr'))
+        // The version it had stays until numberTickets gives the next (never a lower one).
+        .set({ status: 'cancelled', updatedAt: sql<Date>`now()` })
         .whereRef('kitchenTickets.uuid', '=', 'cr.uuid')
         .returning('kitchenTickets.uuid'),
     )
@@ -140,14 +169,13 @@ function writeTicketsStatement(
     .with('t', (qb) =>
       qb
         .insertInto('kitchenTickets')
-        .columns(['businessUuid', ...TICKET_COLUMNS, 'version'])
+        .columns(['businessUuid', ...TICKET_COLUMNS])
         .expression((eb) =>
           eb
-            .selectFrom(['top', 'tk'])
+            .selectFrom('tk')
             .select([
               sql<string>`${businessUuid}::uuid`.as('businessUuid'),
               ...TICKET_COLUMNS.map((column) => `tk.${column}` as const),
-              sql<string>`top.version + ${after}::int + tk.n`.as('version'),
             ]),
         )
         .onConflict((oc) => oc.columns(['orderUuid', 'station', 'kind']).doNothing())
@@ -172,6 +200,12 @@ function writeTicketsStatement(
         .returningAll(),
     )
     .selectFrom('t')
+    .innerJoin('tk', (join) =>
+      join
+        .onRef('tk.orderUuid', '=', 't.orderUuid')
+        .onRef('tk.station', '=', 't.station')
+        .onRef('tk.kind', '=', 't.kind'),
+    )
     .selectAll('t')
     .select((eb) =>
       eb
@@ -184,5 +218,5 @@ function writeTicketsStatement(
         .whereRef('l.ticketUuid', '=', 't.uuid')
         .as('lines'),
     )
-    .orderBy('t.version');
+    .orderBy('tk.n');
 }

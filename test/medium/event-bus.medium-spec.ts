@@ -68,4 +68,39 @@ describe('the event bus', () => {
     ).rejects.toThrow(/duplicate key/);
     expect(seen).toEqual(['in:a']);
   });
+
+  it('runs the steps asked for before the commit after the work, in order, in the transaction', async () => {
+    await bus.transaction(async (tx) => {
+      tx.beforeCommit(async () => {
+        seen.push('step:1');
+        // What the work wrote is there; a step may ask for another, which runs after it.
+        expect(await tx.manager.query(`SELECT label FROM probe_rows WHERE label = 'c'`)).toEqual([
+          { label: 'c' },
+        ]);
+        tx.beforeCommit(async () => void seen.push('step:3'));
+      });
+      tx.beforeCommit(async () => {
+        seen.push('step:2');
+        await tx.manager.query(`INSERT INTO probe_rows (label) VALUES ('d')`);
+      });
+      await tx.emit('probe.happened', { label: 'c' });
+      seen.push('work done');
+    });
+    expect(seen).toEqual(['in:c', 'work done', 'step:1', 'step:2', 'step:3', 'committed:c']);
+    expect(await labels()).toEqual(['a', 'c', 'd']);
+  });
+
+  it('takes everything back when a step before the commit fails, and runs nothing after it', async () => {
+    await expect(
+      bus.transaction(async (tx) => {
+        await tx.emit('probe.happened', { label: 'e' });
+        tx.afterCommit(() => void seen.push('effect'));
+        tx.beforeCommit(async () => {
+          throw new Error('step refused');
+        });
+      }),
+    ).rejects.toThrow('step refused');
+    expect(seen).toEqual(['in:e']);
+    expect(await labels()).toEqual(['a', 'c', 'd']);
+  });
 });

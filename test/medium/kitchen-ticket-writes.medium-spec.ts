@@ -8,6 +8,7 @@ import {
   TicketWritesRepository,
 } from '../../src/kitchen/ticket-writes.repository';
 import { OrderRepository, OrderStatusMoves } from '../../src/order';
+import { KitchenTicketVersionAtCommit1795900200000 } from '../../migrations/1795900200000-KitchenTicketVersionAtCommit';
 import { createMediumContext, MediumContext } from '../support/medium';
 import { MediumEntity, MediumUser, newEntity, newUser } from '../support/medium-factory';
 import { GRILL_AND_BAR, newStationTicket, ticketLine } from '../support/medium-kitchen';
@@ -15,10 +16,11 @@ import { newOrderFields, orderLine } from '../support/medium-orders';
 
 /**
  * The writes of a set of tickets on a real database, no HTTP: every
- * station's ticket and lines in one statement after the business's lock,
- * versions in the order given, nothing written or answered for a ticket
- * that exists, one set among simultaneous writers, and a cancellation's
- * void tickets in the same statement as its cancellations.
+ * station's ticket and lines in one statement, their versions in the order
+ * given in one more (the business's row of versions locked to the commit), nothing written
+ * or answered for a ticket that exists, one set among simultaneous
+ * writers, and a cancellation's void tickets in the same statement as its
+ * cancellations.
  */
 // R84: tickets with the acceptance. R86: void tickets on cancellation.
 describe('kitchen: writing a set of tickets (medium)', () => {
@@ -59,21 +61,29 @@ describe('kitchen: writing a set of tickets (medium)', () => {
       )
     ).order;
 
+  /** Writes a set and numbers what was written, as the service does, in one transaction. */
+  const writeAndNumber = (businessUuid: string, set: readonly NewStationTicket[]) =>
+    bus.transaction(async (tx) => {
+      const written = await writes.writeTickets(tx.manager, businessUuid, set);
+      await writes.numberTickets(
+        tx.manager,
+        businessUuid,
+        written.map((t) => t.uuid),
+      );
+      return written;
+    });
+
   const accept = (orderUuid: string) =>
     bus.transaction(async (tx) => {
       const order = (await orders.findForUpdate(tx.manager, orderUuid))!;
       return moves.move(tx, order, 'accepted', { actor: 'owner', userUuid: owner.uuid });
     });
 
-  it('writes every station’s ticket and its lines with one lock and one statement, versions in the order given; a second call writes and answers nothing', async () => {
+  it('writes every station’s ticket and its lines in one statement, then their versions in the order given in one more; a second call writes and answers nothing', async () => {
     const shop = await newEntity(ctx, 'business', owner.uuid);
     const order = await placeOrder(shop.uuid);
     const earlier = await placeOrder(shop.uuid);
-    await bus.transaction((tx) =>
-      writes.writeTickets(tx.manager, shop.uuid, [
-        newStationTicket(earlier.uuid, 'grill', [ticketLine(0)]),
-      ]),
-    );
+    await writeAndNumber(shop.uuid, [newStationTicket(earlier.uuid, 'grill', [ticketLine(0)])]);
     const set: NewStationTicket[] = [
       newStationTicket(order.uuid, 'grill', [ticketLine(3), ticketLine(0)]),
       newStationTicket(order.uuid, 'bar', [ticketLine(1)]),
@@ -86,17 +96,35 @@ describe('kitchen: writing a set of tickets (medium)', () => {
         statements.push(text);
         return query(text, params);
       }) as typeof tx.manager.query;
-      return writes.writeTickets(tx.manager, shop.uuid, set);
+      const answer = await writes.writeTickets(tx.manager, shop.uuid, set);
+      expect(statements).toHaveLength(1);
+      // Not numbered yet: the version is given just before the commit.
+      expect(answer.map((t) => t.version)).toEqual([null, null, null]);
+      await writes.numberTickets(
+        tx.manager,
+        shop.uuid,
+        answer.map((t) => t.uuid),
+      );
+      return answer;
     });
+    // The versions in one statement that takes them from the business's row of versions.
     expect(statements).toHaveLength(2);
-    expect(statements[0]).toContain('pg_advisory_xact_lock');
-    expect(
-      written.map((t) => [t.businessUuid, t.station, t.version, t.lines.map((l) => l.position)]),
-    ).toEqual([
-      [shop.uuid, 'grill', '2', [0, 3]],
-      [shop.uuid, 'bar', '3', [1]],
-      [shop.uuid, 'pastry', '4', [2, 4]],
-    ]);
+    expect(statements[1]).toContain('kitchen_ticket_versions');
+    expect(written.map((t) => [t.businessUuid, t.station, t.lines.map((l) => l.position)])).toEqual(
+      [
+        [shop.uuid, 'grill', [0, 3]],
+        [shop.uuid, 'bar', [1]],
+        [shop.uuid, 'pastry', [2, 4]],
+      ],
+    );
+    const numbered = await kitchen.ticketsOfOrder(order.uuid);
+    expect(new Map(numbered.map((t) => [t.station, t.version]))).toEqual(
+      new Map([
+        ['grill', '2'],
+        ['bar', '3'],
+        ['pastry', '4'],
+      ]),
+    );
     expect(written[0].lines[0]).toMatchObject({
       ticketUuid: written[0].uuid,
       titleName: 'Dish 0',
@@ -105,36 +133,30 @@ describe('kitchen: writing a set of tickets (medium)', () => {
       allergens: ['nuts'],
       status: 'queued',
     });
-    // The answer is what is stored.
+    // The answer is what is stored, but for the version given after it.
     const stored = await kitchen.ticketsOfOrder(order.uuid);
     expect(
       [...stored]
         .sort((a, b) => Number(a.version) - Number(b.version))
-        .map((t) => ({
+        .map(({ version: _v, updatedAt: _u, ...t }) => ({
           ...t,
           createdAt: new Date(t.createdAt).toISOString(),
-          updatedAt: new Date(t.updatedAt).toISOString(),
         })),
     ).toEqual(
-      written.map((t) => ({
+      written.map(({ version: _v, updatedAt: _u, ...t }) => ({
         ...t,
         createdAt: new Date(t.createdAt).toISOString(),
-        updatedAt: new Date(t.updatedAt).toISOString(),
       })),
     );
 
     // Again, and one more station: only the new station is written and answered.
-    const again = await bus.transaction((tx) =>
-      writes.writeTickets(tx.manager, shop.uuid, [
-        ...set,
-        newStationTicket(order.uuid, 'cold', [ticketLine(5)]),
-      ]),
-    );
+    const again = await writeAndNumber(shop.uuid, [
+      ...set,
+      newStationTicket(order.uuid, 'cold', [ticketLine(5)]),
+    ]);
     expect(again.map((t) => [t.station, t.lines.map((l) => l.position)])).toEqual([['cold', [5]]]);
     // The same set once more: nothing written, nothing answered.
-    expect(await bus.transaction((tx) => writes.writeTickets(tx.manager, shop.uuid, set))).toEqual(
-      [],
-    );
+    expect(await writeAndNumber(shop.uuid, set)).toEqual([]);
     const [counts] = await ctx.sql<{ tickets: number; lines: number }>(
       `SELECT count(DISTINCT t.uuid)::int AS tickets, count(l.uuid)::int AS lines
          FROM kitchen_tickets t JOIN kitchen_ticket_lines l ON l.ticket_uuid = t.uuid
@@ -151,9 +173,7 @@ describe('kitchen: writing a set of tickets (medium)', () => {
       newStationTicket(order.uuid, station, [ticketLine(i)]),
     );
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        bus.transaction((tx) => writes.writeTickets(tx.manager, shop.uuid, set)),
-      ),
+      Array.from({ length: 20 }, () => writeAndNumber(shop.uuid, set)),
     );
     expect(answers.filter((answer) => answer.length > 0)).toHaveLength(1);
     expect(answers.flat().map((t) => t.station)).toEqual(['grill', 'bar', 'pastry']);
@@ -190,7 +210,7 @@ describe('kitchen: writing a set of tickets (medium)', () => {
       new Map(
         tickets
           .filter((t) => t.kind === kind)
-          .map((t) => [t.station, [t.status, Number(BigInt(t.version) - before), t.lines.length]]),
+          .map((t) => [t.station, [t.status, Number(BigInt(t.version!) - before), t.lines.length]]),
       );
     const cancelled = of('new');
     const voids = of('void');
@@ -206,5 +226,30 @@ describe('kitchen: writing a set of tickets (medium)', () => {
       ]);
     }
     expect(BigInt(await latest()) - before).toBe(4n);
+  });
+
+  it('goes on after the versions a business’s tickets had when its row of versions was made by the migration', async () => {
+    const shop = await newEntity(ctx, 'business', owner.uuid);
+    const first = await placeOrder(shop.uuid);
+    await writeAndNumber(shop.uuid, [
+      newStationTicket(first.uuid, 'grill', [ticketLine(0)]),
+      newStationTicket(first.uuid, 'bar', [ticketLine(1)]),
+    ]);
+    // The schema before the row of versions, its tickets kept; then the migration again.
+    const migration = new KitchenTicketVersionAtCommit1795900200000();
+    const runner = ctx.dataSource.createQueryRunner();
+    try {
+      await migration.down(runner);
+      await migration.up(runner);
+    } finally {
+      await runner.release();
+    }
+    const second = await placeOrder(shop.uuid);
+    await writeAndNumber(shop.uuid, [newStationTicket(second.uuid, 'grill', [ticketLine(0)])]);
+    const rows = await ctx.sql<{ version: string }>(
+      'SELECT version::text AS version FROM kitchen_tickets WHERE business_uuid = $1 ORDER BY version',
+      [shop.uuid],
+    );
+    expect(rows.map((row) => row.version)).toEqual(['1', '2', '3']);
   });
 });

@@ -73,14 +73,20 @@ describe('kitchen: tickets repository and service (medium)', () => {
       (t) => t.station === station && t.kind === 'new',
     )!;
 
-  /** Writes one ticket the way the service does: under the business's lock, after its latest version. */
+  /** Writes one ticket the way the service does: numbered under the business's lock, after its latest version. */
   const writeTicket = async (orderUuid: string, station: string, businessUuid = business.uuid) =>
     (
-      await bus.transaction((tx) =>
-        writes.writeTickets(tx.manager, businessUuid, [
+      await bus.transaction(async (tx) => {
+        const written = await writes.writeTickets(tx.manager, businessUuid, [
           newStationTicket(orderUuid, station, [ticketLine(1), ticketLine(0)]),
-        ]),
-      )
+        ]);
+        await writes.numberTickets(
+          tx.manager,
+          businessUuid,
+          written.map((t) => t.uuid),
+        );
+        return written;
+      })
     )[0] ?? null;
 
   describe('one ticket per order, station and kind', () => {
@@ -104,11 +110,17 @@ describe('kitchen: tickets repository and service (medium)', () => {
       expect({ tickets, lines }).toEqual({ tickets: 1, lines: 2 });
 
       // Another kind, or another station, of the same order is a ticket of its own.
-      const voided = await bus.transaction(async (tx) =>
-        writes.writeTickets(tx.manager, business.uuid, [
+      const voided = await bus.transaction(async (tx) => {
+        const written = await writes.writeTickets(tx.manager, business.uuid, [
           { ...newStationTicket(order.uuid, 'grill', [ticketLine(0)]), kind: 'void' },
-        ]),
-      );
+        ]);
+        await writes.numberTickets(
+          tx.manager,
+          business.uuid,
+          written.map((t) => t.uuid),
+        );
+        return written;
+      });
       expect(voided).toHaveLength(1);
       expect(await writeTicket(order.uuid, 'bar')).not.toBeNull();
       expect((await kitchen.ticketsOfOrder(order.uuid)).map((t) => [t.station, t.kind])).toEqual(
@@ -315,7 +327,7 @@ describe('kitchen: tickets repository and service (medium)', () => {
       expect((await orders.findByUuid(order.uuid))!.status).toBe('preparing');
       const stored = (await kitchen.findTicket(grill.uuid))!;
       expect(stored.lines.map((l) => l.status)).toEqual(['preparing', 'queued']);
-      expect(BigInt(stored.version)).toBeGreaterThan(BigInt(grill.version));
+      expect(BigInt(stored.version!)).toBeGreaterThan(BigInt(grill.version!));
 
       // One step back, for a mistake, is a move too.
       await service.moveLine(user(), grill.uuid, line.uuid, { status: 'queued' });

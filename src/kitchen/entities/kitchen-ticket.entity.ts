@@ -73,9 +73,13 @@ export class KitchenTicketEntity {
   @Column({ name: 'printed_count', type: 'integer', default: 0 })
   printedCount!: number;
 
-  /** Grows with every change of the business's tickets; what the `since` cursor counts. */
-  @Column({ type: 'bigint' })
-  version!: string;
+  /**
+   * Grows with every change of the business's tickets; what the `since`
+   * cursor counts. Given just before the commit of the change: null only
+   * inside the transaction that writes the ticket, never once committed.
+   */
+  @Column({ type: 'bigint', nullable: true })
+  version!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
