@@ -4,7 +4,7 @@ import { DiscountRedemptions } from '../discount';
 import { formatMoney, Money, withinTolerance, parseAmount } from '../common/money';
 import { isDeliveryItem, OrderableItem, PricedLine, PricingProblem } from './domain/cart-pricing';
 import { FulfilmentType } from './domain/fulfilment-type';
-import { OrderPrice } from './order.repository';
+import { OrderPrice } from './order-placement.statement';
 import { OrderEntity } from './entities';
 import {
   AppliedDiscount,

@@ -58,23 +58,25 @@ export class OrderStatusMoves {
     if (!canMoveStatus(order.status, to)) {
       throw new Error(`An order that is ${order.status} cannot become ${to}`);
     }
-    const updated = await this.orders.updateOrder(tx.manager, order.uuid, {
-      ...extras.changes,
-      status: to,
-    });
+    // The change and its history entries in one statement.
+    const updated = await this.orders.updateOrder(
+      tx.manager,
+      order.uuid,
+      { ...extras.changes, status: to },
+      [
+        {
+          field: 'status',
+          fromValue: order.status,
+          toValue: to,
+          actorUuid: by.userUuid,
+          actor: by.actor,
+          reason: by.reason ?? null,
+        },
+        ...(extras.history ?? []),
+      ],
+    );
     await this.pricer.giveBackWhenEnded(tx.manager, updated);
     await this.slots.releaseOnStatus(tx.manager, order, to);
-    await this.orders.insertEvents(tx.manager, order.uuid, [
-      {
-        field: 'status',
-        fromValue: order.status,
-        toValue: to,
-        actorUuid: by.userUuid,
-        actor: by.actor,
-        reason: by.reason ?? null,
-      },
-      ...(extras.history ?? []),
-    ]);
     await publisher(tx)(
       'order.updated',
       updated,

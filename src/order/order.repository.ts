@@ -1,110 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { jsonBuildObject } from 'kysely/helpers/postgres';
-import {
-  fetchAll,
-  fetchOne,
-  jsonb,
-  queryBuilder,
-  rowsTable,
-  sql,
-  Table,
-} from '../database/query-builder';
+import { fetchAll, fetchOne, rowsTable, sql } from '../database/query-builder';
 import { transactionLock } from '../database/transaction-locks';
-import type { PaymentProcessor, PaymentState, PaymentStatus } from '../payment';
-import { generateOrderReference } from './domain/order-reference';
 import { OrderStatus } from './domain/order-status';
-import type { FulfilmentType } from './domain/fulfilment-type';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
-import type { OrderChannel } from './entities/order.entity';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
+import { NewOrder, NewOrderLine, PlacedRow, placeStatement } from './order-placement.statement';
+import { db } from './order-tables';
 
 /** Tries before giving up on drawing a free order reference; a clash is already rare. */
 const REFERENCE_ATTEMPTS = 8;
-
-export const db = queryBuilder<{
-  orders: Table<
-    OrderEntity,
-    | 'orderReference'
-    | 'status'
-    | 'paymentStatus'
-    | 'paymentState'
-    | 'amountPaid'
-    | 'amountRefunded'
-    | 'ownerNote'
-    | 'estimatedReadyAt'
-    | 'channel'
-    | 'createdBy'
-    | 'tabUuid'
-    | 'createdAt'
-    | 'updatedAt'
-  >;
-  orderLines: Table<Omit<OrderLineEntity, 'order'>, 'uuid'>;
-  orderEvents: Table<Omit<OrderEventEntity, 'order'>, 'id' | 'createdAt' | 'reason'>;
-}>();
-
-export interface NewOrder {
-  uuid: string;
-  menuUuid: string;
-  businessUuid: string;
-  ownerUuid: string;
-  paymentProcessor: PaymentProcessor;
-  amount: string;
-  currency: string | null;
-  customerEmailAddress: string;
-  customerPhoneNumber: string | null;
-  customerRequestedOrderEmailCopy: boolean;
-  generalNote: string | null;
-  deliveryData: Record<string, unknown> | null;
-  onpremiseData: Record<string, unknown> | null;
-  /** The read model of the order's payments at placement (paid for an order that costs nothing). */
-  paymentState: PaymentState;
-  paymentStatus: PaymentStatus;
-  fulfilmentType: FulfilmentType;
-  /** For an order for later, its slot; null for now. */
-  requestedTime: Date | null;
-  price: OrderPrice;
-  /** The delivery zone that priced the order, and its minutes from ready to delivered (none: null). */
-  deliveryZone?: { key: string; title: string } | null;
-  deliveryEtaMinutes?: number | null;
-  /** The language the order was placed in; null (the default) for a menu without languages. */
-  language?: string | null;
-  /** Where it came from (`online` when left out), the member who took it, the tab it is a round of. */
-  channel?: OrderChannel;
-  createdBy?: string | null;
-  tabUuid?: string | null;
-}
-
-/** An order's price in lines, amounts as exact decimal strings. */
-export interface OrderPrice {
-  itemsSubtotal: string;
-  deliveryFee: string;
-  discount: string;
-  discountCode: string | null;
-  discountUuid: string | null;
-  serviceCharge: string;
-  tax: string;
-  taxInclusive: boolean;
-  tip: string;
-  /** The settings used (tax and service charge rates); null when none applied. */
-  rates: Record<string, unknown> | null;
-}
-
-export interface NewOrderLine {
-  position: number;
-  itemUuid: string;
-  titleName: string | null;
-  category: string | null;
-  unitPriceAmount: string;
-  /** The chosen options as the line keeps them; [] for none. */
-  options: ReadonlyArray<Record<string, unknown>>;
-  quantity: number;
-  lineTotal: string;
-  itemNote: string | null;
-  /** The allergens of the item and its chosen options; [] (the default) for none. */
-  allergens?: readonly string[];
-}
 
 export interface NewOrderEvent {
   field: OrderEventField;
@@ -133,24 +38,15 @@ export interface OrderFilter {
   to?: Date;
 }
 
-/** A placed order with its lines and first history entry, as the placement's statement answers them. */
-type PlacedRow = OrderEntity & {
-  placedLines: OrderLineEntity[] | null;
-  placedEvents: Array<OrderEventEntity & { createdAt: string }> | null;
-};
-
-/** The types of the line columns as the placement writes them. */
-const LINE_TYPES = {
-  position: 'int',
-  itemUuid: 'uuid',
-  titleName: 'text',
-  category: 'text',
-  unitPriceAmount: 'numeric',
-  options: 'jsonb',
-  quantity: 'int',
-  lineTotal: 'numeric',
-  itemNote: 'text',
-  allergens: 'jsonb',
+/** The columns of history entries written with a change of their order, each numbered `n` in the order given. */
+const EVENT_TYPES = {
+  n: 'int',
+  field: 'text',
+  fromValue: 'text',
+  toValue: 'text',
+  actorUuid: 'uuid',
+  actor: 'text',
+  reason: 'text',
 } as const;
 
 /** Event ids are bigint, read as decimal text. */
@@ -254,34 +150,76 @@ export class OrderRepository {
     return order as OrderEntity;
   }
 
-  async updateOrder(
+  /**
+   * Changes the order and appends `events` to its history (oldest first)
+   * in one statement; answers the order as stored.
+   */
+  updateOrder(
     manager: EntityManager,
     uuid: string,
     changes: OrderChanges,
+    events: readonly NewOrderEvent[] = [],
   ): Promise<OrderEntity> {
-    return (await fetchOne(
-      manager,
-      db
-        .updateTable('orders')
-        .set({ ...changes, updatedAt: sql<Date>`now()` })
-        .where('uuid', '=', uuid)
-        .returningAll(),
-    ))!;
+    return this.updateWithHistory(manager, uuid, changes, events);
   }
 
-  /** Writes the read model of the order's payments; answers the order as stored. */
-  async updatePaymentModel(
+  /** Writes the read model of the order's payments (and `events`, as updateOrder); answers the order as stored. */
+  updatePaymentModel(
     manager: EntityManager,
     uuid: string,
     model: OrderPaymentModel,
+    events: readonly NewOrderEvent[] = [],
   ): Promise<OrderEntity> {
+    return this.updateWithHistory(manager, uuid, model, events);
+  }
+
+  private async updateWithHistory(
+    manager: EntityManager,
+    uuid: string,
+    set: OrderChanges | OrderPaymentModel,
+    events: readonly NewOrderEvent[],
+  ): Promise<OrderEntity> {
+    const update = db
+      .updateTable('orders')
+      .set({ ...set, updatedAt: sql<Date>`now()` })
+      .where('uuid', '=', uuid)
+      .returningAll();
+    if (events.length === 0) return (await fetchOne(manager, update))!;
+    const rows = events.map((event, i) => ({
+      n: i + 1,
+      field: event.field,
+      fromValue: event.fromValue,
+      toValue: event.toValue,
+      actorUuid: event.actorUuid,
+      actor: event.actor,
+      reason: event.reason ?? null,
+    }));
     return (await fetchOne(
       manager,
       db
-        .updateTable('orders')
-        .set({ ...model, updatedAt: sql<Date>`now()` })
-        .where('uuid', '=', uuid)
-        .returningAll(),
+        .with('u', () => update)
+        .with('e', (qb) =>
+          qb
+            .insertInto('orderEvents')
+            .columns(['orderUuid', 'field', 'fromValue', 'toValue', 'actorUuid', 'actor', 'reason'])
+            .expression((eb) =>
+              eb
+                .selectFrom(['u', rowsTable(rows, EVENT_TYPES, 'ev')])
+                .select([
+                  'u.uuid',
+                  'ev.field',
+                  'ev.fromValue',
+                  'ev.toValue',
+                  'ev.actorUuid',
+                  'ev.actor',
+                  'ev.reason',
+                ])
+                // Ids in the order given.
+                .orderBy('ev.n'),
+            ),
+        )
+        .selectFrom('u')
+        .selectAll(),
     ))!;
   }
 
@@ -363,126 +301,4 @@ export class OrderRepository {
       : [];
     return groupBy(events, (event) => event.orderUuid);
   }
-}
-
-/**
- * The placement's one statement: the order (nothing when its reference is
- * taken), its lines and its first history entry, answered with the lines and
- * entry as JSON. The placement's hottest write, measured by the benchmark.
- */
-export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], actor: OrderActor) {
-  const { price, deliveryData, onpremiseData, deliveryZone, ...columns } = order;
-  const lineRows = lines.map((line) => ({
-    ...line,
-    options: [...line.options],
-    allergens: [...(line.allergens ?? [])],
-  }));
-  return db
-    .with('o', (qb) =>
-      qb
-        .insertInto('orders')
-        .values({
-          ...columns,
-          orderReference: generateOrderReference(),
-          deliveryData: jsonb(deliveryData),
-          onpremiseData: jsonb(onpremiseData),
-          deliveryZone: jsonb(deliveryZone ?? null),
-          itemsSubtotal: price.itemsSubtotal,
-          deliveryFee: price.deliveryFee,
-          discount: price.discount,
-          discountCode: price.discountCode,
-          discountUuid: price.discountUuid,
-          serviceCharge: price.serviceCharge,
-          tax: price.tax,
-          taxInclusive: price.taxInclusive,
-          tip: price.tip,
-          pricingRates: jsonb(price.rates),
-        })
-        .onConflict((conflict) => conflict.column('orderReference').doNothing())
-        .returningAll(),
-    )
-    .with('l', (qb) =>
-      qb
-        .insertInto('orderLines')
-        .columns(['orderUuid', ...(Object.keys(LINE_TYPES) as Array<keyof typeof LINE_TYPES>)])
-        .expression((eb) =>
-          eb
-            .selectFrom(['o', rowsTable(lineRows, LINE_TYPES, 'v')])
-            .select([
-              'o.uuid',
-              'v.position',
-              'v.itemUuid',
-              'v.titleName',
-              'v.category',
-              'v.unitPriceAmount',
-              'v.options',
-              'v.quantity',
-              'v.lineTotal',
-              'v.itemNote',
-              'v.allergens',
-            ]),
-        )
-        .returningAll(),
-    )
-    .with('e', (qb) =>
-      qb
-        .insertInto('orderEvents')
-        .columns(['orderUuid', 'field', 'fromValue', 'toValue', 'actorUuid', 'actor'])
-        .expression((eb) =>
-          eb.selectFrom('o').select([
-            'o.uuid',
-            sql<OrderEventField>`'status'`.as('field'),
-            sql<string | null>`NULL`.as('fromValue'),
-            'o.status',
-            // The member who took a staff order; null for a guest's.
-            'o.createdBy as actorUuid',
-            sql<OrderActor>`${actor}`.as('actor'),
-          ]),
-        )
-        .returningAll(),
-    )
-    .selectFrom('o')
-    .selectAll('o')
-    .select((eb) => [
-      eb
-        .selectFrom('l')
-        .select((lb) =>
-          sql<OrderLineEntity[]>`coalesce(json_agg(${jsonBuildObject({
-            uuid: lb.ref('l.uuid'),
-            orderUuid: lb.ref('l.orderUuid'),
-            position: lb.ref('l.position'),
-            itemUuid: lb.ref('l.itemUuid'),
-            titleName: lb.ref('l.titleName'),
-            category: lb.ref('l.category'),
-            unitPriceAmount: sql<string>`${lb.ref('l.unitPriceAmount')}::text`,
-            options: lb.ref('l.options'),
-            quantity: lb.ref('l.quantity'),
-            lineTotal: sql<string>`${lb.ref('l.lineTotal')}::text`,
-            itemNote: lb.ref('l.itemNote'),
-            allergens: lb.ref('l.allergens'),
-          })}), '[]')`.as('lines'),
-        )
-        .as('placedLines'),
-      eb
-        .selectFrom('e')
-        .select((eb) =>
-          sql<Array<OrderEventEntity & { createdAt: string }>>`json_agg(${jsonBuildObject({
-            id: sql<string>`${eb.ref('e.id')}::text`,
-            orderUuid: eb.ref('e.orderUuid'),
-            field: eb.ref('e.field'),
-            fromValue: eb.ref('e.fromValue'),
-            toValue: eb.ref('e.toValue'),
-            actorUuid: eb.ref('e.actorUuid'),
-            actor: eb.ref('e.actor'),
-            reason: eb.ref('e.reason'),
-            createdAt: eb.ref('e.createdAt'),
-          })})`.as('events'),
-        )
-        .as('placedEvents'),
-    ]);
-}
-
-/** A new order's uuid, drawn before its insert so its first payment can name it in the same transaction. */
-export function newOrderUuid(): string {
-  return randomUUID();
 }

@@ -89,9 +89,12 @@ export class PaymentChangeListener {
       new Money(model.amountRefunded).eq(order.amountRefunded) &&
       model.paymentStatus === order.paymentStatus;
     if (same) return;
-    const updated = await this.orders.updatePaymentModel(tx.manager, order.uuid, model);
-    if (to === from && !moneyIn) return;
-    await this.orders.insertEvents(tx.manager, order.uuid, [
+    if (to === from && !moneyIn) {
+      await this.orders.updatePaymentModel(tx.manager, order.uuid, model);
+      return;
+    }
+    // The read model and its history entry in one statement.
+    const updated = await this.orders.updatePaymentModel(tx.manager, order.uuid, model, [
       {
         field: 'payment',
         fromValue: from,

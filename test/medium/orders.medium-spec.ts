@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { EventBus } from '../../src/database/event-bus';
 import { IdempotencyRepository } from '../../src/order/idempotency.repository';
-import { NewOrder, OrderRepository } from '../../src/order/order.repository';
+import { NewOrder } from '../../src/order/order-placement.statement';
+import { OrderRepository } from '../../src/order/order.repository';
 import { OrderSlotsRepository } from '../../src/order/order-slots.repository';
 import { createMediumContext, MediumContext } from '../support/medium';
 import { newOrderFields, orderLine } from '../support/medium-orders';

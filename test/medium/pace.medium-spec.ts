@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { NewOrder, OrderRepository } from '../../src/order/order.repository';
+import { NewOrder } from '../../src/order/order-placement.statement';
+import { OrderRepository } from '../../src/order/order.repository';
 import { AcceptanceDeadlineRepository } from '../../src/pace/acceptance-deadline.repository';
 import { AvailabilityRepository } from '../../src/pace/availability.repository';
 import { createMediumContext, MediumContext } from '../support/medium';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { NewOrder, NewOrderLine, newOrderUuid } from '../../src/order/order.repository';
+import { NewOrder, NewOrderLine, newOrderUuid } from '../../src/order/order-placement.statement';
 
 /*
  * An order and its lines as the placement writes them, for medium specs of
