@@ -78,6 +78,73 @@ describe('order repositories (medium)', () => {
     expect(lines.get(placed.order.uuid)!.map((l) => l.position)).toEqual([0, 1]);
   });
 
+  it('writes a change and its history entries in one statement, entries in the order given; nothing for an order that is not there', async () => {
+    const { order, events } = await orders.insertPlacedOrder(
+      ctx.dataSource.manager,
+      newOrder(),
+      [line(0)],
+      'guest',
+    );
+    const by = randomUUID();
+    const spy = jest.spyOn(ctx.dataSource.manager, 'query');
+    const updated = await orders.updateOrder(
+      ctx.dataSource.manager,
+      order.uuid,
+      { status: 'accepted', ownerNote: 'table 4' },
+      [
+        {
+          field: 'status',
+          fromValue: 'pending',
+          toValue: 'accepted',
+          actorUuid: by,
+          actor: 'owner',
+        },
+        {
+          field: 'owner_note',
+          fromValue: null,
+          toValue: 'table 4',
+          actorUuid: by,
+          actor: 'owner',
+          reason: 'asked',
+        },
+      ],
+    );
+    expect(spy).toHaveBeenCalledTimes(1);
+    spy.mockRestore();
+    expect(updated).toMatchObject({ uuid: order.uuid, status: 'accepted', ownerNote: 'table 4' });
+    const history = (await orders.eventsOf([order.uuid])).get(order.uuid)!;
+    expect(
+      history.map((e) => [e.field, e.fromValue, e.toValue, e.actorUuid, e.actor, e.reason]),
+    ).toEqual([
+      [events[0].field, null, 'pending', null, 'guest', null],
+      ['status', 'pending', 'accepted', by, 'owner', null],
+      ['owner_note', null, 'table 4', by, 'owner', 'asked'],
+    ]);
+
+    const missing = randomUUID();
+    expect(
+      await orders.updatePaymentModel(
+        ctx.dataSource.manager,
+        missing,
+        { paymentState: 'paid', paymentStatus: 'paid', amountPaid: '1.00', amountRefunded: '0.00' },
+        [
+          {
+            field: 'payment',
+            fromValue: 'unpaid',
+            toValue: 'paid',
+            actorUuid: null,
+            actor: 'system',
+          },
+        ],
+      ),
+    ).toBeUndefined();
+    const [{ n }] = await ctx.sql<{ n: number }>(
+      'SELECT count(*)::int AS n FROM order_events WHERE order_uuid = $1',
+      [missing],
+    );
+    expect(n).toBe(0);
+  });
+
   it('makes a concurrent update wait for the row lock and see its result', async () => {
     const { order } = await orders.insertPlacedOrder(
       ctx.dataSource.manager,
