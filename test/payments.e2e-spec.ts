@@ -169,6 +169,13 @@ describe('payments through Paystack', () => {
         to: 'pending',
         actor: 'system',
       });
+      // The answer is the order as its guest reads it once the checkout is open.
+      const { order_token: orderToken, owner_note: ownerNote, ...answered } = order;
+      expect(ownerNote).toBeNull();
+      const read = await t.http
+        .get(`${t.orders}/order/${order.uuid}`)
+        .set({ ...guestHeaders(t), 'x-order-token': orderToken });
+      expect(answered).toEqual(expectOk(read, 200));
 
       expect(fake.initialized).toHaveLength(calls + 1);
     });

@@ -21,7 +21,7 @@ import {
 } from './dto/order-response.dto';
 import { CheckoutContext, PaymentRow, PaymentService } from '../payment';
 import { Transaction } from '../database/event-bus';
-import { OrderEntity } from './entities';
+import { OrderEntity, OrderLineEntity } from './entities';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { NotificationRepository } from '../notification';
@@ -213,10 +213,10 @@ export class OrderPlacementService {
       body = await this.asPlacedBy(origin, outcome.body.uuid, outcome.body);
     } else {
       // An online payment's checkout is opened only now that the order has committed.
-      const { answer, order, payment, context } = outcome.created!;
+      const { answer, order, payment, context, lines } = outcome.created!;
       if (payment?.channel === 'checkout') {
         await this.payments.openCheckout(snapshotOf(order), payment, context);
-        body = await this.asPlacedBy(origin, order.uuid, answer);
+        body = await this.asPlacedBy(origin, order.uuid, answer, lines);
       } else {
         body = answer;
       }
@@ -249,7 +249,13 @@ export class OrderPlacementService {
     origin: Origin,
     uuid: string,
     fallback: OrderResponseDto,
+    lines?: OrderLineEntity[],
   ): Promise<OrderResponseDto> {
+    if (lines && !origin.member) {
+      // The lines as placed; the rest read again at once.
+      const view = await this.views.guestWithLines(uuid, lines);
+      return view ? { ...view, owner_note: null } : fallback;
+    }
     const current = await this.orders.findByUuid(uuid);
     if (!current) return fallback;
     if (origin.member) return this.views.owner(current);
@@ -273,6 +279,7 @@ export class OrderPlacementService {
   ): Promise<{
     answer: OrderResponseDto;
     order: OrderEntity;
+    lines: OrderLineEntity[];
     payment: PaymentRow | null;
     context: CheckoutContext;
   }> {
@@ -392,6 +399,7 @@ export class OrderPlacementService {
     return {
       answer,
       order: stored,
+      lines,
       payment,
       context: { menu: menu.extraData, business: business.extraData },
     };

@@ -73,6 +73,28 @@ export class OrderViews {
     return view;
   }
 
+  /**
+   * The order as its guest reads it, read again after a change that leaves
+   * its lines as they were (an order's lines never change once placed):
+   * the order, its history and its payments, at once; null when it is gone.
+   */
+  async guestWithLines(
+    uuid: string,
+    lines: OrderParts['lines'],
+  ): Promise<GuestOrderResponseDto | null> {
+    const [order, events, payments] = await Promise.all([
+      this.orders.findByUuid(uuid),
+      this.orders.eventsOf([uuid]),
+      this.payments.ofOrders([uuid]),
+    ]);
+    if (!order) return null;
+    return toGuestOrderResponse(order, {
+      lines,
+      events: events.get(uuid) ?? [],
+      payments: payments.get(uuid) ?? { payments: [], refunds: [] },
+    });
+  }
+
   /** The order as its guest reads it (nothing that is the business's own). */
   async guest(order: OrderEntity, manager?: EntityManager): Promise<GuestOrderResponseDto> {
     const parts = await this.partsOf([order], manager);
