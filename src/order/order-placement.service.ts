@@ -1,17 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { UserContacts } from '../account';
 import { orderLanguage } from '../entity';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
 import { ordersPlaced } from '../metrics/metrics';
-import { OutboxService } from '../outbox/outbox.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
-import { formatMoney } from '../common/money';
 import { requestHash } from './domain/request-hash';
 import { isUuid } from '../common/uuid';
-import { readMobileNumber } from '../common/phone-number';
 import './domain/message-consent';
 import { OrderTokens } from './domain/order-token';
 import {
@@ -24,16 +20,14 @@ import { Transaction } from '../database/event-bus';
 import { OrderEntity, OrderLineEntity } from './entities';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
-import { NotificationRepository } from '../notification';
-import { businessContact, customerCopyMail, ownerAlertMail } from './order-mails';
-import { NewOrder, NewOrderLine, newOrderUuid } from './order-placement.statement';
 import { OrderRepository } from './order.repository';
+import { PlacementNotices } from './placement-notices';
+import { consentedPhone, newLineOf, newOrderOf, optionalText } from './placement-rows';
 import { snapshotOf } from './order-snapshot';
 import { OrderViews } from './order-views';
-import { OrderPricer, toOrderPrice } from './order-pricer';
-import { GuardFindings, PlacementGuards, PlacementState } from './placement-guards';
+import { OrderPricer } from './order-pricer';
+import { GuardFindings, PlacementGuards } from './placement-guards';
 import { DiscountGuessLimit } from './discount-guess-limit';
-import { PricedLine } from './domain/cart-pricing';
 import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
 import { StockService } from '../stock';
 import { AccessPolicy, BusinessRole } from '../team';
@@ -42,7 +36,6 @@ import { OrderChannel } from './entities/order.entity';
 import { StaffOrderDto } from './dto/staff-order.dto';
 import { TabRounds } from './tabs/tab-rounds';
 import { TabTokens } from './tabs/tab-tokens';
-import { TabEntity } from './tabs/tab.entity';
 import { OrderStatusMoves } from './order-status-moves';
 import { OrderFulfilment } from './order-fulfilment';
 import { UpdateOrderDto } from './dto/update-order.dto';
@@ -64,10 +57,6 @@ interface Origin {
 const GUEST: Origin = { channel: 'online', accept: false };
 const RATE_LIMIT_BUCKET = 'order-place-ip';
 
-function optionalText(value: string | undefined): string | null {
-  return value === undefined || value === '' ? null : value;
-}
-
 /** The body as the service understands it: defaults applied, so equal orders fingerprint alike. */
 function normalised(dto: PlaceOrderDto): Record<string, unknown> {
   return {
@@ -88,15 +77,13 @@ export class OrderPlacementService {
   constructor(
     @InjectConfig() private readonly config: AppConfig,
     private readonly orders: OrderRepository,
-    private readonly notifications: NotificationRepository,
-    private readonly outbox: OutboxService,
     private readonly rateLimit: RateLimitService,
     private readonly idempotency: IdempotencyService,
     private readonly events: OrderEventBus,
     private readonly tokens: OrderTokens,
     private readonly payments: PaymentService,
     private readonly views: OrderViews,
-    private readonly userContacts: UserContacts,
+    private readonly notices: PlacementNotices,
     private readonly pricer: OrderPricer,
     private readonly guards: PlacementGuards,
     private readonly guessing: DiscountGuessLimit,
@@ -335,7 +322,7 @@ export class OrderPlacementService {
       events,
       payments: { payments: payment ? [payment] : [], refunds: [] },
     });
-    await this.tellTheBusiness(tx, answer, stored, state);
+    await this.notices.tellTheBusiness(tx, answer, stored, state);
     await publish('order.created', stored);
     if (consentPhone && dto.message_consent) {
       await tx.emit('order.message_consent', {
@@ -404,118 +391,4 @@ export class OrderPlacementService {
       context: { menu: menu.extraData, business: business.extraData },
     };
   }
-
-  /** The owner's (and team's) notification, the owner's mail and the guest's copy, with the order. */
-  private async tellTheBusiness(
-    tx: Transaction,
-    answer: OrderResponseDto,
-    stored: OrderEntity,
-    state: PlacementState,
-  ): Promise<void> {
-    const { manager } = tx;
-    const contact = businessContact(state.orderable.business, state.orderable.menu);
-    const currencyText = answer.currency ? ` ${answer.currency}` : '';
-    const count = answer.items.reduce((sum, line) => sum + line.quantity, 0);
-    await this.notifications.insert(manager, {
-      userUuid: stored.ownerUuid,
-      kind: 'order.created',
-      title: `New order ${answer.order_reference}`,
-      body: `${count} item${count === 1 ? '' : 's'}, total ${answer.amount}${currencyText}, at ${contact.name}`,
-      data: {
-        order_uuid: answer.uuid,
-        order_reference: answer.order_reference,
-        business_uuid: answer.business_uuid,
-        menu_uuid: answer.menu_uuid,
-        amount: answer.amount,
-        currency: answer.currency,
-      },
-    });
-    const owner = await this.userContacts.contactOf(manager, stored.ownerUuid);
-    if (owner) await this.outbox.enqueueMail(manager, ownerAlertMail(answer, contact, owner.email));
-    if (answer.customer_requested_order_email_copy) {
-      await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));
-    }
-  }
-}
-
-// R100: guest messages are opt-in; with consent the phone must be a mobile number, stored in E.164.
-/**
- * With `message_consent`, the guest's phone as E.164, read as E.164 or in the
- * national form of the business's `country_of_registration`; 422 on
- * `customer_phone_number` when it is not a mobile number. Without consent,
- * null: the phone is kept as sent.
- */
-function consentedPhone(
-  dto: PlaceOrderDto,
-  business: Record<string, unknown> | null,
-): string | null {
-  if (!dto.message_consent) return null;
-  const country = business?.country_of_registration;
-  const phone = dto.customer_phone_number
-    ? readMobileNumber(dto.customer_phone_number, typeof country === 'string' ? country : null)
-    : null;
-  if (!phone) {
-    throw ApiError.unprocessable('Messages need a mobile number to reach.', [
-      {
-        field: 'customer_phone_number',
-        message:
-          'customer_phone_number must be a mobile number, in E.164 (+2348031234567) or in the national form of the business’s country, when message_consent is sent.',
-      },
-    ]);
-  }
-  return phone;
-}
-
-/** The order row of a body the guards accepted. */
-function newOrderOf(
-  state: PlacementState,
-  dto: PlaceOrderDto,
-  currency: string | null,
-  tab: TabEntity | null,
-): NewOrder {
-  const { menu, business } = state.orderable;
-  const price = state.price!;
-  const zone = state.handOver.zone;
-  // An order that costs nothing is paid at placement; no checkout opens for it.
-  const free = price.total.lte(0);
-  return {
-    uuid: newOrderUuid(),
-    menuUuid: menu.uuid,
-    businessUuid: business.uuid,
-    ownerUuid: business.ownedBy,
-    paymentProcessor: state.processor,
-    amount: formatMoney(price.total),
-    currency,
-    customerEmailAddress: dto.customer_email_address,
-    customerPhoneNumber: optionalText(dto.customer_phone_number),
-    customerRequestedOrderEmailCopy: dto.customer_requested_order_email_copy ?? false,
-    generalNote: optionalText(dto.general_note),
-    deliveryData: dto.delivery_data ? { ...dto.delivery_data } : null,
-    onpremiseData: dto.onpremise_data ? { ...dto.onpremise_data } : null,
-    paymentState: free ? 'paid' : 'unpaid',
-    // R109: a round is paid with its tab.
-    paymentStatus: tab ? 'on_tab' : free ? 'paid' : 'unpaid',
-    tabUuid: tab?.uuid ?? null,
-    fulfilmentType: state.handOver.type,
-    requestedTime: state.handOver.requestedTime,
-    price: toOrderPrice(price),
-    deliveryZone: zone && { key: zone.key, title: zone.title },
-    deliveryEtaMinutes: zone?.etaMinutes ?? null,
-  };
-}
-
-/** A priced line as the order keeps it: a snapshot of the item and its options. */
-function newLineOf(line: PricedLine): NewOrderLine {
-  return {
-    position: line.position,
-    itemUuid: line.itemUuid,
-    titleName: line.titleName === null ? null : line.titleName.slice(0, 255),
-    category: line.category,
-    unitPriceAmount: formatMoney(line.unitPrice),
-    options: line.options.map((option) => ({ ...option })),
-    quantity: line.quantity,
-    lineTotal: formatMoney(line.lineTotal),
-    itemNote: line.itemNote,
-    allergens: line.allergens,
-  };
 }

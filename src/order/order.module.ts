@@ -20,6 +20,7 @@ import { OrderGuestService } from './order-guest.service';
 import { OrderInboxController } from './order-inbox.controller';
 import { OrderInboxService } from './order-inbox.service';
 import { OrderPlacementService } from './order-placement.service';
+import { PlacementNotices } from './placement-notices';
 import { OrderUpdateService } from './order-update.service';
 import { OrderController } from './order.controller';
 import { OrderRepository } from './order.repository';
@@ -91,6 +92,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     IdempotencyRepository,
     IdempotencyService,
     OrderPlacementService,
+    PlacementNotices,
     OrderPricer,
     PlacementGuards,
     DiscountGuessLimit,
