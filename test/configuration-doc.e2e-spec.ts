@@ -1,13 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
  * docs/configuration.md holds one table of every setting. It is compared with
- * the code that reads them (src/config/config.ts), so a setting cannot be
- * added, dropped or given another default without the table following.
+ * the code that reads them (src/config/config.ts and the areas it composes,
+ * src/config/*-config.ts), so a setting cannot be added, dropped or given
+ * another default without the table following.
  */
 const ROOT = join(__dirname, '..');
-const code = readFileSync(join(ROOT, 'src', 'config', 'config.ts'), 'utf8');
+const CONFIG_DIR = join(ROOT, 'src', 'config');
+const code = readdirSync(CONFIG_DIR)
+  .filter((file) => file === 'config.ts' || file.endsWith('-config.ts'))
+  .sort()
+  .map((file) => readFileSync(join(CONFIG_DIR, file), 'utf8'))
+  .join('\n');
 const doc = readFileSync(join(ROOT, 'docs', 'configuration.md'), 'utf8');
 
 /** Variable → default cell of the table's rows. */

@@ -11,43 +11,21 @@ import {
   read,
   url,
 } from './env-readers';
+import { corsOrigins, metricsToken, trustProxy } from './http-config';
+import { GuestMessagesConfig, guestMessagesConfig } from './messages-config';
+import { OutboxLanes, outboxLanes } from './outbox-config';
+import { origins, PaystackConfig, paystackConfig } from './payments-config';
+import { S3Config, s3Config, StorageDriverName } from './storage-config';
+import { retrySchedule } from './webhooks-config';
 
 export { ConfigError, parseDuration } from './env-readers';
+export type { GuestMessagesConfig } from './messages-config';
+export type { OutboxLanes, OutboxLaneSettings } from './outbox-config';
+export type { PaystackConfig } from './payments-config';
+export type { S3Config, StorageDriverName } from './storage-config';
+export { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from './webhooks-config';
 
 export type NodeEnv = 'development' | 'production' | 'test';
-export type StorageDriverName = 'local' | 's3';
-
-export interface S3Config {
-  endPoint: string;
-  port: number | undefined;
-  useSSL: boolean;
-  bucket: string;
-  accessKey: string;
-  secretKey: string;
-  region: string;
-  publicUrl: string;
-}
-
-/**
- * Guest messages (WhatsApp Cloud API, Termii, Twilio). A provider is
- * configured when its credentials are set; with none, messages go to the log.
- */
-export interface GuestMessagesConfig {
-  whatsapp:
-    | { accessToken: string; phoneNumberId: string; baseUrl: string; templatePrefix: string }
-    | undefined;
-  /** Signs WhatsApp's status webhooks (X-Hub-Signature-256); unset, they are refused. */
-  whatsappAppSecret: string | undefined;
-  /** Answers WhatsApp's verification handshake; unset, it is refused. */
-  whatsappVerifyToken: string | undefined;
-  termii: { apiKey: string; senderId: string; baseUrl: string } | undefined;
-  twilio: { accountSid: string; authToken: string; from: string; baseUrl: string } | undefined;
-  /** Which SMS provider sends when both are configured. */
-  smsProvider: 'termii' | 'twilio';
-  /** The guest's order page link with `{business_meta_key}`, `{order_uuid}`, `{order_token}`; unset: FRONT_URL's. */
-  guestOrderUrl: string | undefined;
-  timeoutMs: number;
-}
 
 /** The whole runtime configuration, validated once at boot. */
 export interface AppConfig {
@@ -122,181 +100,10 @@ export interface AppConfig {
   /** How often each outbox lane looks for due rows when no notification woke it. */
   outboxPollIntervalMs: number;
   /** The outbox's delivery lanes, one per kind of side effect (see OutboxLaneSettings). */
-  outboxLanes: Record<'mail' | 'webhook' | 'message', OutboxLaneSettings>;
-}
-
-/** How many deliveries of one outbox lane run at once in a process, in all and per receiver. */
-export interface OutboxLaneSettings {
-  concurrency: number;
-  /** At most this many of them for one receiver (a webhook endpoint, a message provider). */
-  perReceiver: number;
-}
-
-export interface PaystackConfig {
-  secretKey: string;
-  baseUrl: string;
-  /** How long a call to Paystack may take before it counts as failed. */
-  timeoutMs: number;
+  outboxLanes: OutboxLanes;
 }
 
 export const DEVELOPMENT_API_KEY = 'dev-api-key-change-me';
-
-/** Default waits between webhook attempts: 30 s, 2 min, 10 min, 1 h, 6 h, 24 h. */
-export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [30, 120, 600, 3600, 21600, 86400];
-
-/** Comma-separated whole seconds, each 1 s … 7 days, at most 20 of them. */
-function retrySchedule(env: Env, name: string): number[] {
-  const raw = read(env, name);
-  if (raw === undefined) return [...DEFAULT_WEBHOOK_RETRY_SCHEDULE];
-  const parts = raw.split(',').map((part) => part.trim());
-  if (parts.length > 20 || parts.some((part) => !/^\d{1,6}$/.test(part))) {
-    throw new ConfigError(
-      name,
-      `must be up to 20 whole numbers of seconds separated by commas, got "${raw}"`,
-    );
-  }
-  const seconds = parts.map(Number);
-  if (seconds.some((value) => value < 1 || value > 7 * 86400)) {
-    throw new ConfigError(name, 'must hold waits between 1 second and 7 days');
-  }
-  return seconds;
-}
-
-function s3Config(env: Env): S3Config {
-  const endpoint = url(env, 'S3_ENDPOINT', ['http:', 'https:']);
-  if (!endpoint) throw new ConfigError('S3_ENDPOINT', 'is required when STORAGE_DRIVER=s3');
-  const parsed = new URL(endpoint);
-  const required = (name: string) => {
-    const value = read(env, name);
-    if (!value) throw new ConfigError(name, 'is required when STORAGE_DRIVER=s3');
-    return value;
-  };
-  const bucket = required('S3_BUCKET');
-  return {
-    endPoint: parsed.hostname,
-    port: parsed.port ? Number(parsed.port) : undefined,
-    useSSL: parsed.protocol === 'https:',
-    bucket,
-    accessKey: required('S3_ACCESS_KEY'),
-    secretKey: required('S3_SECRET_KEY'),
-    region: read(env, 'S3_REGION') ?? 'us-east-1',
-    publicUrl: (
-      url(env, 'S3_PUBLIC_URL', ['http:', 'https:']) ?? `${endpoint.replace(/\/$/, '')}/${bucket}`
-    ).replace(/\/$/, ''),
-  };
-}
-
-/** Comma-separated http(s) origins such as https://shop.example. */
-function origins(env: Env, name: string): string[] | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return undefined;
-  const list = raw
-    .split(',')
-    .map((origin) => origin.trim().replace(/\/$/, ''))
-    .filter(Boolean);
-  for (const origin of list) {
-    if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-      throw new ConfigError(
-        name,
-        `holds "${origin}", which is not an origin like https://shop.example`,
-      );
-    }
-  }
-  return list;
-}
-
-function guestMessagesConfig(env: Env): GuestMessagesConfig {
-  const base = (value: string) => value.replace(/\/+$/, '');
-  const whatsappToken = read(env, 'WHATSAPP_ACCESS_TOKEN');
-  const whatsappNumber = read(env, 'WHATSAPP_PHONE_NUMBER_ID');
-  const termiiKey = read(env, 'TERMII_API_KEY');
-  const twilioSid = read(env, 'TWILIO_ACCOUNT_SID');
-  const twilioToken = read(env, 'TWILIO_AUTH_TOKEN');
-  const twilioFrom = read(env, 'TWILIO_FROM');
-  return {
-    whatsapp:
-      whatsappToken && whatsappNumber
-        ? {
-            accessToken: whatsappToken,
-            phoneNumberId: whatsappNumber,
-            baseUrl: base(
-              url(env, 'WHATSAPP_BASE_URL', ['http:', 'https:']) ??
-                'https://graph.facebook.com/v21.0',
-            ),
-            templatePrefix: read(env, 'WHATSAPP_TEMPLATE_PREFIX') ?? 'order_',
-          }
-        : undefined,
-    whatsappAppSecret: read(env, 'WHATSAPP_APP_SECRET'),
-    whatsappVerifyToken: read(env, 'WHATSAPP_VERIFY_TOKEN'),
-    termii: termiiKey
-      ? {
-          apiKey: termiiKey,
-          senderId: read(env, 'TERMII_SENDER_ID') ?? 'Orders',
-          baseUrl: base(
-            url(env, 'TERMII_BASE_URL', ['http:', 'https:']) ?? 'https://api.ng.termii.com',
-          ),
-        }
-      : undefined,
-    twilio:
-      twilioSid && twilioToken && twilioFrom
-        ? {
-            accountSid: twilioSid,
-            authToken: twilioToken,
-            from: twilioFrom,
-            baseUrl: base(
-              url(env, 'TWILIO_BASE_URL', ['http:', 'https:']) ?? 'https://api.twilio.com',
-            ),
-          }
-        : undefined,
-    smsProvider: oneOf(env, 'SMS_PROVIDER', ['termii', 'twilio'] as const, 'termii'),
-    guestOrderUrl: read(env, 'GUEST_ORDER_URL'),
-    timeoutMs: int(env, 'MESSAGE_PROVIDER_TIMEOUT_MS', 10000, 1, 120000),
-  };
-}
-
-function paystackConfig(env: Env): PaystackConfig | undefined {
-  const secretKey = read(env, 'PAYSTACK_SECRET_KEY');
-  if (secretKey === undefined) return undefined;
-  return {
-    secretKey,
-    baseUrl: (
-      url(env, 'PAYSTACK_BASE_URL', ['http:', 'https:']) ?? 'https://api.paystack.co'
-    ).replace(/\/$/, ''),
-    timeoutMs: int(env, 'PAYSTACK_TIMEOUT_MS', 10000, 1, 120000),
-  };
-}
-
-/**
- * Each outbox lane's concurrency and its cap per receiver (never above the
- * lane's own). Every mail goes to the one SMTP relay, so the mail lane's cap
- * is its concurrency.
- */
-function outboxLanes(env: Env): AppConfig['outboxLanes'] {
-  const lane = (concurrency: number, perReceiver: number): OutboxLaneSettings => ({
-    concurrency,
-    perReceiver: Math.min(perReceiver, concurrency),
-  });
-  const mail = int(env, 'OUTBOX_MAIL_CONCURRENCY', 8, 1, 256);
-  return {
-    mail: lane(mail, mail),
-    webhook: lane(
-      int(env, 'OUTBOX_WEBHOOK_CONCURRENCY', 16, 1, 256),
-      int(env, 'OUTBOX_WEBHOOK_PER_ENDPOINT', 2, 1, 64),
-    ),
-    message: lane(
-      int(env, 'OUTBOX_MESSAGE_CONCURRENCY', 8, 1, 256),
-      int(env, 'OUTBOX_MESSAGE_PER_PROVIDER', 4, 1, 64),
-    ),
-  };
-}
-
-function metricsToken(env: Env): string | undefined {
-  const token = read(env, 'METRICS_TOKEN');
-  if (token !== undefined && token.length < 16) {
-    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
-  }
-  return token;
-}
 
 /**
  * Reads and validates the environment. Throws a ConfigError naming the first
@@ -349,51 +156,13 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const jwtExpiresIn = read(env, 'JWT_EXPIRES_IN');
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
 
-  const corsRaw = read(env, 'CORS_ORIGINS');
-  let corsOrigins: string[] | '*';
-  if (corsRaw === undefined) {
-    corsOrigins = production ? [] : '*';
-  } else if (corsRaw === '*') {
-    corsOrigins = '*';
-  } else {
-    corsOrigins = corsRaw
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean);
-    for (const origin of corsOrigins) {
-      if (!/^https?:\/\/[^/\s]+$/.test(origin)) {
-        throw new ConfigError(
-          'CORS_ORIGINS',
-          `holds "${origin}", which is not an origin like https://shop.example`,
-        );
-      }
-    }
-  }
+  const cors = corsOrigins(env, production);
 
   const publicBaseUrl = (
     url(env, 'PUBLIC_BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`
   ).replace(/\/$/, '');
 
-  // Default: no proxy is trusted, so a client that sends X-Forwarded-For itself
-  // cannot choose the address its per-IP limits are counted under.
-  const trustRaw = read(env, 'TRUST_PROXY') ?? 'false';
-  let trustProxy: boolean | number | string[];
-  if (trustRaw === 'true' || trustRaw === 'false') {
-    trustProxy = trustRaw === 'true';
-  } else if (/^\d+$/.test(trustRaw)) {
-    trustProxy = Number(trustRaw);
-  } else {
-    trustProxy = trustRaw
-      .split(',')
-      .map((part) => part.trim())
-      .filter(Boolean);
-    if (trustProxy.some((part) => !/^[0-9a-zA-Z.:/]+$/.test(part))) {
-      throw new ConfigError(
-        'TRUST_PROXY',
-        'must be true, false, a hop count, or addresses/subnets separated by commas',
-      );
-    }
-  }
+  const trust = trustProxy(env);
 
   // Falls back to JWT_SECRET; a dedicated key lets JWT_SECRET be rotated without
   // making the stored webhook secrets unreadable.
@@ -426,8 +195,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     dataDir,
     embeddedSharedBuffers: memorySize(env, 'EMBEDDED_SHARED_BUFFERS', '32MB'),
-    corsOrigins,
-    trustProxy,
+    corsOrigins: cors,
+    trustProxy: trust,
     publicBaseUrl,
     logLevel: oneOf(
       env,

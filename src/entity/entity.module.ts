@@ -23,6 +23,9 @@ import { QrRenderer } from './qr-renderer';
 import { StorefrontQrService } from './storefront-qr.service';
 import { StorefrontRepository } from './storefront.repository';
 import { StorefrontService } from './storefront.service';
+import { StorefrontAnswers } from './storefront-answers';
+import { StorefrontBuilder } from './storefront-builder';
+import { StorefrontViewAnswers } from './storefront-view-answers';
 
 /**
  * Businesses, menus and items, and the public storefront. Exports
@@ -50,6 +53,9 @@ import { StorefrontService } from './storefront.service';
     ListPageCache,
     StorefrontCache,
     StorefrontDocumentRepository,
+    StorefrontBuilder,
+    StorefrontAnswers,
+    StorefrontViewAnswers,
     StorefrontService,
     StorefrontQrService,
     QrRenderer,

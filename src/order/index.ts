@@ -6,12 +6,8 @@ export type { OrderActor } from './entities/order-event.entity';
 export { OrderEventBus } from './realtime/order-event-bus';
 export type { OrderChangeKind, OrderChanged, PublishOrderEvent } from './realtime/order-event-bus';
 export { OrderTokens } from './domain/order-token';
-export {
-  GuestOrderResponseDto,
-  OrderResponseDto,
-  toGuestOrderResponse,
-  toOrderResponse,
-} from './dto/order-response.dto';
+export { GuestOrderResponseDto, toGuestOrderResponse } from './dto/guest-order-response.dto';
+export { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 export type { OrderParts } from './dto/order-response.dto';
 export { OrderRepository } from './order.repository';
 export type { OrderChanges } from './order.repository';

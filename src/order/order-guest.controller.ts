@@ -13,7 +13,7 @@ import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { Message, RawResponse } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
 import { CancelOrderDto } from './dto/cancel-order.dto';
-import { GuestOrderResponseDto } from './dto/order-response.dto';
+import { GuestOrderResponseDto } from './dto/guest-order-response.dto';
 import { OrderGuestService } from './order-guest.service';
 
 const TOKEN_HEADER = {

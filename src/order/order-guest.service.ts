@@ -7,7 +7,7 @@ import { OrderTokens } from './domain/order-token';
 import { canMoveStatus, nextStatuses } from './domain/order-status';
 import { isUuid } from '../common/uuid';
 import { CancelOrderDto } from './dto/cancel-order.dto';
-import { GuestOrderResponseDto } from './dto/order-response.dto';
+import { GuestOrderResponseDto } from './dto/guest-order-response.dto';
 import { OrderViews } from './order-views';
 import { OrderEntity } from './entities';
 import { NotificationRepository } from '../notification';

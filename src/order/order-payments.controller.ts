@@ -5,7 +5,8 @@ import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { Message } from '../http/envelope.interceptor';
 import { SpaceController } from '../http/url-space';
 import { CreatePaymentDto, PaymentRecordResponseDto, SubmitOtpDto } from '../payment';
-import { GuestOrderResponseDto, OrderResponseDto } from './dto/order-response.dto';
+import { GuestOrderResponseDto } from './dto/guest-order-response.dto';
+import { OrderResponseDto } from './dto/order-response.dto';
 import { RefundOrderDto } from './dto/refund-order.dto';
 import { OrderPaymentsService } from './order-payments.service';
 

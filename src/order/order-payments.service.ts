@@ -18,7 +18,8 @@ import {
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { AccessPolicy } from '../team';
 import { OrderTokens } from './domain/order-token';
-import { GuestOrderResponseDto, OrderResponseDto } from './dto/order-response.dto';
+import { GuestOrderResponseDto } from './dto/guest-order-response.dto';
+import { OrderResponseDto } from './dto/order-response.dto';
 import { RefundOrderDto } from './dto/refund-order.dto';
 import { OrderEntity } from './entities';
 import { OrderRepository } from './order.repository';

@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { PaymentService } from '../payment';
-import {
-  GuestOrderResponseDto,
-  OrderParts,
-  OrderResponseDto,
-  toGuestOrderResponse,
-  toOrderResponse,
-} from './dto/order-response.dto';
+import { GuestOrderResponseDto, toGuestOrderResponse } from './dto/guest-order-response.dto';
+import { OrderParts, OrderResponseDto, toOrderResponse } from './dto/order-response.dto';
 import { OrderEntity } from './entities';
 import { OrderRepository } from './order.repository';
 import { OrderTickets } from './order-tickets';

@@ -39,6 +39,10 @@ import { OrderStreamHub } from './realtime/order-stream.hub';
 import { StaffOrdersController } from './staff-orders.controller';
 import { TabGuestController, TabsController } from './tabs/tabs.controller';
 import { TabsService } from './tabs/tabs.service';
+import { TabLedger } from './tabs/tab-ledger';
+import { TabPayments } from './tabs/tab-payments';
+import { TabSplits } from './tabs/tab-split';
+import { TabViews } from './tabs/tab-views';
 import { TabRepository } from './tabs/tab.repository';
 import { TabRounds } from './tabs/tab-rounds';
 import { TabTokens } from './tabs/tab-tokens';
@@ -84,6 +88,10 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     },
     TabRepository,
     TabRounds,
+    TabLedger,
+    TabViews,
+    TabSplits,
+    TabPayments,
     TabsService,
     OrderGuestService,
     OrderRepository,

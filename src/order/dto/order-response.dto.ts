@@ -1,5 +1,5 @@
 import { DeliveryZoneRefDto } from '../../entity';
-import { ApiProperty, ApiPropertyOptional, OmitType, PickType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { FULFILMENT_TYPES } from '../domain/fulfilment-type';
 import { ORDER_CHANNELS } from '../entities/order.entity';
 import { ORDER_STATUSES } from '../domain/order-status';
@@ -13,134 +13,11 @@ import {
   toPaymentResponse,
 } from '../../payment';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from '../entities';
-
-/** An option chosen on an order line, as it was when the order was placed. */
-export class OrderLineOptionDto {
-  @ApiProperty({ example: 'size' })
-  group!: string;
-  @ApiProperty({ example: 'Size' })
-  group_title!: string | null;
-  @ApiProperty({ example: 'large' })
-  option!: string;
-  @ApiProperty({ example: 'Large' })
-  option_title!: string | null;
-  /** What the option added to the unit price, two decimals. */
-  @ApiProperty({ example: '1.50' })
-  price_delta!: string;
-}
-
-export class OrderLineResponseDto {
-  /** The line itself (a split of a tab's bill by items names it). */
-  line_uuid!: string;
-  item_uuid!: string;
-  /** The item's title when the order was placed. */
-  title_name!: string | null;
-  /** The item's category when the order was placed (`Delivery` marks a delivery option). */
-  category!: string | null;
-  /** The unit price when the order was placed, chosen options included, two decimals. */
-  @ApiProperty({ example: '19.99' })
-  unit_price_amount!: string;
-  /** The chosen options; [] for an item ordered without options. */
-  @ApiProperty({ type: [OrderLineOptionDto] })
-  options!: OrderLineOptionDto[];
-  @ApiProperty({ type: 'integer', example: 3 })
-  quantity!: number;
-  @ApiProperty({ example: '59.97' })
-  line_total!: string;
-  item_note!: string | null;
-  /** The allergens of the item and its chosen options (EU 1169/2011 Annex II) when it was ordered. */
-  @ApiProperty({ type: [String], example: ['gluten', 'milk'] })
-  allergens!: string[];
-}
-
-/** One kitchen ticket of the order (read it whole through the kitchen's routes). */
-export class OrderTicketSummaryDto {
-  uuid!: string;
-  /** The station's key. */
-  @ApiProperty({ example: 'grill' })
-  station!: string;
-  @ApiProperty({ enum: ['new', 'void'] })
-  kind!: 'new' | 'void';
-  @ApiProperty({ enum: ['queued', 'preparing', 'ready', 'cancelled'] })
-  status!: string;
-  @ApiProperty({ type: 'integer', example: 0 })
-  printed_count!: number;
-  created_at!: string;
-}
-
-/** One change of an order: a field, its old and new value, who and when. */
-export class OrderHistoryEntryDto {
-  /**
-   * `payment` entries carry values of `payment.status`; `payment_status`
-   * appears only on entries made before payments were collected.
-   */
-  @ApiProperty({
-    enum: ['status', 'payment', 'payment_status', 'owner_note', 'estimated_ready_at'],
-  })
-  field!: string;
-  /** Null for the first status of a new order. */
-  from!: string | null;
-  to!: string | null;
-  /**
-   * The user who made the change: the business owner or a member of its
-   * team; null for the guest, the payment provider or the service, and in
-   * every answer a guest gets (the guest sees who acted by `actor` only).
-   */
-  by!: string | null;
-  /** Who made the change: the owner, a manager or staff member (by their role), the guest, the provider or the service. */
-  @ApiProperty({ enum: ['owner', 'manager', 'staff', 'guest', 'provider', 'system'] })
-  actor!: string;
-  /** Why the service made the change (`not_accepted_in_time`); present only then. */
-  @ApiProperty({ required: false, example: 'not_accepted_in_time' })
-  reason?: string;
-  at!: string;
-}
-
-/**
- * The order's price in lines, computed by the server in exact decimals:
- * total = items_subtotal + delivery_fee − discount + service_charge + tax
- * (when not inclusive) + tip. Amounts have two decimals.
- */
-export class OrderPricingDto {
-  /** The lines other than the delivery line. */
-  @ApiProperty({ example: '40.00' })
-  items_subtotal!: string;
-  /** The delivery line's total, or 0. */
-  @ApiProperty({ example: '0.00' })
-  delivery_fee!: string;
-  /** What the discount code took off, at most items_subtotal. */
-  @ApiProperty({ example: '4.00' })
-  discount!: string;
-  /** The code applied; null for none. */
-  @ApiProperty({ type: 'string', nullable: true, example: 'WELCOME10' })
-  discount_code!: string | null;
-  @ApiProperty({ example: '3.60' })
-  service_charge!: string;
-  @ApiProperty({ example: '2.97' })
-  tax!: string;
-  /** True when the tax is included in the prices and not added to the total. */
-  tax_inclusive!: boolean;
-  @ApiProperty({ example: '0.00' })
-  tip!: string;
-  /** Equal to the order's amount. */
-  @ApiProperty({ example: '42.57' })
-  total!: string;
-}
-
-/** The order answer's pricing block, from the order's columns. */
-export function toOrderPricing(order: OrderEntity): OrderPricingDto {
-  return {
-    items_subtotal: order.itemsSubtotal,
-    delivery_fee: order.deliveryFee,
-    discount: order.discount,
-    discount_code: order.discountCode,
-    service_charge: order.serviceCharge,
-    tax: order.tax,
-    tax_inclusive: order.taxInclusive,
-    tip: order.tip,
-    total: order.amount,
-  };
-}
+import { iso } from './iso-time';
+import { OrderHistoryEntryDto, toOrderHistoryEntry } from './order-history-entry.dto';
+import { OrderLineResponseDto, toOrderLineResponse } from './order-line-response.dto';
+import { OrderPricingDto, toOrderPricing } from './order-pricing.dto';
+import { OrderTicketSummaryDto } from './order-ticket-summary.dto';
 
 export class OrderResponseDto {
   uuid!: string;
@@ -260,10 +137,6 @@ export class OrderSummaryDto extends PickType(OrderResponseDto, [
   'updated_at',
 ] as const) {}
 
-function iso(value: Date | string): string {
-  return (value instanceof Date ? value : new Date(value)).toISOString();
-}
-
 function fulfilmentFields(
   order: OrderEntity,
 ): Pick<
@@ -303,33 +176,6 @@ export function toOrderSummary(order: OrderEntity): OrderSummaryDto {
     ...fulfilmentFields(order),
     created_at: iso(order.createdAt),
     updated_at: iso(order.updatedAt),
-  };
-}
-
-export function toOrderLineResponse(line: OrderLineEntity): OrderLineResponseDto {
-  return {
-    line_uuid: line.uuid,
-    item_uuid: line.itemUuid,
-    title_name: line.titleName,
-    category: line.category,
-    unit_price_amount: line.unitPriceAmount,
-    options: (line.options ?? []) as unknown as OrderLineOptionDto[],
-    quantity: line.quantity,
-    line_total: line.lineTotal,
-    item_note: line.itemNote,
-    allergens: line.allergens ?? [],
-  };
-}
-
-export function toOrderHistoryEntry(event: OrderEventEntity): OrderHistoryEntryDto {
-  return {
-    field: event.field,
-    from: event.fromValue,
-    to: event.toValue,
-    by: event.actorUuid,
-    actor: event.actor,
-    ...(event.reason ? { reason: event.reason } : {}),
-    at: iso(event.createdAt),
   };
 }
 
@@ -398,42 +244,4 @@ export class PlacedOrderResponseDto extends OrderResponseDto {
   /** For a round of a table's tab: the tab and the party's token for its later rounds, its bill and its stream. */
   @ApiProperty({ type: PlacedTabDto, required: false })
   tab?: PlacedTabDto;
-}
-
-/**
- * The order as its guest may see it: everything but the owner's own note;
- * its history names who acted by role only (`by` is always null).
- */
-export class GuestOrderResponseDto extends OmitType(OrderResponseDto, [
-  'owner_note',
-  'tickets',
-  'created_by',
-] as const) {}
-
-/**
- * The history as the guest sees it: without the owner's note and its
- * entries, and without the uuid of the owner or team member who acted
- * (`by` is null; the `actor` role stays).
- */
-// R37: the guest's view.
-export function toGuestHistory(events: readonly OrderEventEntity[]): OrderHistoryEntryDto[] {
-  return events
-    .filter((event) => event.field !== 'owner_note')
-    .map((event) => ({ ...toOrderHistoryEntry(event), by: null }));
-}
-
-/**
- * The one mapping of every answer a guest gets about their order (its read,
- * its cancel, the payment verify and checkout retry): the owner's note and
- * the history entries of that note are the restaurant's own, and the uuids
- * of the people who work there are theirs; neither leaves through a
- * guest's credential.
- */
-export function toGuestOrderResponse(order: OrderEntity, parts: OrderParts): GuestOrderResponseDto {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
-  const { owner_note, created_by, history, tickets, ...rest } = toOrderResponse(order, {
-    ...parts,
-    events: [],
-  });
-  return { ...rest, history: toGuestHistory(parts.events) };
 }

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, OmitType } from '@nestjs/swagger';
 import { IsEmail, IsOptional, MaxLength, ValidateBy } from 'class-validator';
 import { parseAmount } from '../../common/money';
 import { ErrorDetailDto } from '../../http/envelope.dto';
-import { OrderPricingDto } from './order-response.dto';
+import { OrderPricingDto } from './order-pricing.dto';
 import { PlaceOrderDto } from './place-order.dto';
 
 /**

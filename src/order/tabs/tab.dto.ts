@@ -1,7 +1,8 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { CreatePaymentDto } from '../../payment';
-import { GuestOrderResponseDto, OrderResponseDto } from '../dto/order-response.dto';
+import { GuestOrderResponseDto } from '../dto/guest-order-response.dto';
+import { OrderResponseDto } from '../dto/order-response.dto';
 import { TAB_STATUSES } from './tab.entity';
 
 export class TabShareResponseDto {
