@@ -7,7 +7,8 @@
  */
 import { Client } from 'pg';
 import { OrderTokens } from '../src/order/domain/order-token';
-import { Api, expectStatus, priceOf } from './seed';
+import { Api, priceOf } from './seed';
+import { createBusiness, createItem, createMenu } from './seed-common';
 
 export const USSD_BUSINESS_META_KEY = 'bench-ussd';
 /** More than a charge load takes at 50 connections in a warm-up and a measured period. */
@@ -22,63 +23,15 @@ export interface SeededUssd {
 }
 
 export async function seedUssd(api: Api, token: string): Promise<SeededUssd> {
-  const entity = (suffix: string) =>
-    `/public/api/v1/${api.ns}/smart-meta-manager/entity/${api.ns}_${suffix}`;
-  const business = await expectStatus(
-    api,
-    'POST',
-    entity('business'),
-    {
-      meta_key: USSD_BUSINESS_META_KEY,
-      title_name: 'Bench USSD Canteen',
-      status: 'enabled',
-      extra_data: { country_of_registration: 'NG' },
+  const business = await createBusiness(api, token, USSD_BUSINESS_META_KEY, 'Bench USSD Canteen');
+  const menu = await createMenu(api, token, business.uuid, 'menu', 'Menu', {
+    menu_checkout_payments_providers: {
+      paystack: { title: 'Pay online', description: 'Card, USSD or transfer' },
     },
-    201,
-    token,
-  );
-  const menu = await expectStatus(
-    api,
-    'POST',
-    entity('business_menu'),
-    {
-      meta_key: 'menu',
-      slug: 'menu',
-      title_name: 'Menu',
-      status: 'enabled',
-      parent_entity_type: `${api.ns}_business`,
-      parent_entity_uuid: business.uuid,
-      extra_data: {
-        menu_base_wallet_ticker: 'NGN',
-        menu_checkout_payments_providers: {
-          paystack: { title: 'Pay online', description: 'Card, USSD or transfer' },
-        },
-      },
-    },
-    201,
-    token,
-  );
+  });
   const unitPrice = priceOf(3);
   const title = 'Jollof rice';
-  const item = await expectStatus(
-    api,
-    'POST',
-    entity('business_menu_item'),
-    {
-      title_name: title,
-      status: 'enabled',
-      parent_entity_type: `${api.ns}_business_menu`,
-      parent_entity_uuid: menu.uuid,
-      extra_data: {
-        category: 'Mains',
-        unit_price_amount: unitPrice,
-        minimum_quantity_per_order: 1,
-        maximum_quantity_per_order: 10,
-      },
-    },
-    201,
-    token,
-  );
+  const item = await createItem(api, token, menu.uuid, title, 'Mains', unitPrice);
   return {
     businessUuid: business.uuid,
     menuUuid: menu.uuid,
