@@ -3,6 +3,7 @@
  * the entity API as an owner would: an enabled business registered in
  * Nigeria and an enabled menu of it in NGN.
  */
+import { Client } from 'pg';
 import { Api, expectStatus } from './seed';
 
 /** The entity API's path for entities of `suffix` (business, business_menu, …). */
@@ -79,4 +80,38 @@ export function createItem(
       maximum_quantity_per_order: 10,
     },
   });
+}
+
+/**
+ * Runs `work` in one transaction on a connection of its own (rolled back
+ * when it fails), then ANALYZEs `analyze` when given so the measured
+ * queries plan with the rows just written.
+ */
+export async function inSeedTransaction<T>(
+  databaseUrl: string,
+  work: (client: Client) => Promise<T>,
+  analyze?: string,
+): Promise<T> {
+  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    if (analyze) await client.query(`ANALYZE ${analyze}`);
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/** The user who owns the business: the owner of the orders written straight to the database. */
+export async function businessOwner(client: Client, businessUuid: string): Promise<string> {
+  const { rows } = await client.query('SELECT owned_by AS uuid FROM entities WHERE uuid = $1', [
+    businessUuid,
+  ]);
+  return rows[0].uuid as string;
 }

@@ -9,7 +9,13 @@
  */
 import { Client } from 'pg';
 import { Api, priceOf } from './seed';
-import { createBusiness, createItem, createMenu } from './seed-common';
+import {
+  businessOwner,
+  createBusiness,
+  createItem,
+  createMenu,
+  inSeedTransaction,
+} from './seed-common';
 
 export const KITCHEN_BUSINESS_META_KEY = 'bench-kitchen';
 export const NO_KITCHEN_BUSINESS_META_KEY = 'bench-no-kitchen';
@@ -82,11 +88,7 @@ async function insertPendingOrders(
   seeded: SeededKitchenSide,
   prefix: string,
 ): Promise<string[]> {
-  const owner = (
-    await client.query('SELECT owned_by AS uuid FROM entities WHERE uuid = $1', [
-      seeded.businessUuid,
-    ])
-  ).rows[0].uuid as string;
+  const owner = await businessOwner(client, seeded.businessUuid);
   const amount = seeded.items.reduce((sum, item) => sum + Number(item.unitPrice), 0).toFixed(2);
   const orders = await client.query(
     `INSERT INTO orders (uuid, order_reference, menu_uuid, business_uuid, owner_uuid, status,
@@ -142,20 +144,14 @@ export async function prepareKitchenOrders(
   seeded: SeededKitchen,
 ): Promise<void> {
   if (seeded.kitchen.pendingOrders.length > 0) return;
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    seeded.kitchen.pendingOrders = await insertPendingOrders(client, seeded.kitchen, 'KIT');
-    seeded.plain.pendingOrders = await insertPendingOrders(client, seeded.plain, 'PLN');
-    await client.query('COMMIT');
-    await client.query('ANALYZE orders, order_lines');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
+  await inSeedTransaction(
+    databaseUrl,
+    async (client) => {
+      seeded.kitchen.pendingOrders = await insertPendingOrders(client, seeded.kitchen, 'KIT');
+      seeded.plain.pendingOrders = await insertPendingOrders(client, seeded.plain, 'PLN');
+    },
+    'orders, order_lines',
+  );
 }
 
 /** The accepted orders of a business and the tickets stored for them. */
