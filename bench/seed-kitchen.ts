@@ -8,7 +8,14 @@
  * the load accepts an order of its own; the loads take them in turn.
  */
 import { Client } from 'pg';
-import { Api, expectStatus, priceOf } from './seed';
+import { Api, priceOf } from './seed';
+import {
+  businessOwner,
+  createBusiness,
+  createItem,
+  createMenu,
+  inSeedTransaction,
+} from './seed-common';
 
 export const KITCHEN_BUSINESS_META_KEY = 'bench-kitchen';
 export const NO_KITCHEN_BUSINESS_META_KEY = 'bench-no-kitchen';
@@ -49,64 +56,20 @@ async function side(
   metaKey: string,
   kitchen: boolean,
 ): Promise<SeededKitchenSide> {
-  const entity = (suffix: string) =>
-    `/public/api/v1/${api.ns}/smart-meta-manager/entity/${api.ns}_${suffix}`;
-  const business = await expectStatus(
+  const business = await createBusiness(
     api,
-    'POST',
-    entity('business'),
-    {
-      meta_key: metaKey,
-      title_name: kitchen ? 'Bench Kitchen Stations' : 'Bench Kitchen Without Stations',
-      status: 'enabled',
-      extra_data: {
-        country_of_registration: 'NG',
-        ...(kitchen ? { kitchen: { stations: STATIONS, default_station: 'grill' } } : {}),
-      },
-    },
-    201,
     token,
+    metaKey,
+    kitchen ? 'Bench Kitchen Stations' : 'Bench Kitchen Without Stations',
+    kitchen ? { kitchen: { stations: STATIONS, default_station: 'grill' } } : {},
   );
-  const menu = await expectStatus(
-    api,
-    'POST',
-    entity('business_menu'),
-    {
-      meta_key: 'menu',
-      slug: 'menu',
-      title_name: 'Menu',
-      status: 'enabled',
-      parent_entity_type: `${api.ns}_business`,
-      parent_entity_uuid: business.uuid,
-      extra_data: { menu_base_wallet_ticker: 'NGN', menu_checkout_payments_providers: [] },
-    },
-    201,
-    token,
-  );
+  const menu = await createMenu(api, token, business.uuid, 'menu', 'Menu');
   const items: KitchenItem[] = [];
   for (let index = 0; index < 2 * CATEGORIES.length; index++) {
     const category = CATEGORIES[index % CATEGORIES.length];
     const unitPrice = priceOf(index);
     const title = `${category} dish ${index}`;
-    const created = await expectStatus(
-      api,
-      'POST',
-      entity('business_menu_item'),
-      {
-        title_name: title,
-        status: 'enabled',
-        parent_entity_type: `${api.ns}_business_menu`,
-        parent_entity_uuid: menu.uuid,
-        extra_data: {
-          category,
-          unit_price_amount: unitPrice,
-          minimum_quantity_per_order: 1,
-          maximum_quantity_per_order: 10,
-        },
-      },
-      201,
-      token,
-    );
+    const created = await createItem(api, token, menu.uuid, title, category, unitPrice);
     items.push({ uuid: created.uuid, title, category, unitPrice });
   }
   return { businessUuid: business.uuid, menuUuid: menu.uuid, items, pendingOrders: [] };
@@ -125,11 +88,7 @@ async function insertPendingOrders(
   seeded: SeededKitchenSide,
   prefix: string,
 ): Promise<string[]> {
-  const owner = (
-    await client.query('SELECT owned_by AS uuid FROM entities WHERE uuid = $1', [
-      seeded.businessUuid,
-    ])
-  ).rows[0].uuid as string;
+  const owner = await businessOwner(client, seeded.businessUuid);
   const amount = seeded.items.reduce((sum, item) => sum + Number(item.unitPrice), 0).toFixed(2);
   const orders = await client.query(
     `INSERT INTO orders (uuid, order_reference, menu_uuid, business_uuid, owner_uuid, status,
@@ -185,20 +144,14 @@ export async function prepareKitchenOrders(
   seeded: SeededKitchen,
 ): Promise<void> {
   if (seeded.kitchen.pendingOrders.length > 0) return;
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    seeded.kitchen.pendingOrders = await insertPendingOrders(client, seeded.kitchen, 'KIT');
-    seeded.plain.pendingOrders = await insertPendingOrders(client, seeded.plain, 'PLN');
-    await client.query('COMMIT');
-    await client.query('ANALYZE orders, order_lines');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
+  await inSeedTransaction(
+    databaseUrl,
+    async (client) => {
+      seeded.kitchen.pendingOrders = await insertPendingOrders(client, seeded.kitchen, 'KIT');
+      seeded.plain.pendingOrders = await insertPendingOrders(client, seeded.plain, 'PLN');
+    },
+    'orders, order_lines',
+  );
 }
 
 /** The accepted orders of a business and the tickets stored for them. */

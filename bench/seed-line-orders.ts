@@ -3,8 +3,8 @@
  * LINES_PER_ORDER lines each, placed in January 2025 (a month no other row
  * writes to), inserted straight into the bench database as P7's orders are.
  */
-import { Client } from 'pg';
 import { SeededItem } from './seed';
+import { businessOwner, inSeedTransaction } from './seed-common';
 
 export const LINE_ORDERS = 500;
 export const LINES_PER_ORDER = 100;
@@ -17,13 +17,8 @@ export async function seedLineOrders(
   menuUuid: string,
   items: SeededItem[],
 ): Promise<void> {
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    const owner = (
-      await client.query('SELECT owned_by AS uuid FROM entities WHERE uuid = $1', [businessUuid])
-    ).rows[0].uuid as string;
+  await inSeedTransaction(databaseUrl, async (client) => {
+    const owner = await businessOwner(client, businessUuid);
     const subtotal = LINES_PER_ORDER * Number(items[0].unitPrice);
     await client.query(
       `INSERT INTO orders (uuid, order_reference, menu_uuid, business_uuid, owner_uuid, status,
@@ -46,11 +41,5 @@ export async function seedLineOrders(
          FROM generate_series(1, $1::int) AS g, generate_series(0, $4::int - 1) AS i`,
       [LINE_ORDERS, items[0].uuid, items[0].unitPrice, LINES_PER_ORDER],
     );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
+  });
 }

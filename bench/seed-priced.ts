@@ -5,6 +5,7 @@
  */
 import { Api, expectStatus, SeededItem } from './seed';
 import { seedPlainItems } from './seed-plain-items';
+import { createBusiness, createMenu } from './seed-common';
 
 /** The priced business's settings, as the bench's order bodies price them. */
 export const PRICED_BUSINESS_META_KEY = 'bench-priced';
@@ -25,36 +26,14 @@ export interface SeededPricing {
 /** The priced business, its one menu of plain items, and its discount code. */
 export async function seedPriced(api: Api, token: string): Promise<SeededPricing> {
   const core = `/public/api/v1/${api.ns}`;
-  const entity = (suffix: string) => `${core}/smart-meta-manager/entity/${api.ns}_${suffix}`;
-  const business = await expectStatus(
+  const business = await createBusiness(
     api,
-    'POST',
-    entity('business'),
-    {
-      meta_key: PRICED_BUSINESS_META_KEY,
-      title_name: 'Bench Priced Grill',
-      status: 'enabled',
-      extra_data: { country_of_registration: 'NG', pricing: PRICING },
-    },
-    201,
     token,
+    PRICED_BUSINESS_META_KEY,
+    'Bench Priced Grill',
+    { pricing: PRICING },
   );
-  const menu = await expectStatus(
-    api,
-    'POST',
-    entity('business_menu'),
-    {
-      meta_key: 'grill',
-      slug: 'grill',
-      title_name: 'Grill',
-      status: 'enabled',
-      parent_entity_type: `${api.ns}_business`,
-      parent_entity_uuid: business.uuid,
-      extra_data: { menu_base_wallet_ticker: 'NGN', menu_checkout_payments_providers: [] },
-    },
-    201,
-    token,
-  );
+  const menu = await createMenu(api, token, business.uuid, 'grill', 'Grill');
   const items = await seedPlainItems(api, token, menu.uuid, PRICED_ITEMS, {
     metaKey: 'grill',
     title: 'Grill dish',

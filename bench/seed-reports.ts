@@ -6,7 +6,7 @@
  * spread as a real business's would be: mostly completed, some pending,
  * rejected and cancelled.
  */
-import { Client } from 'pg';
+import { businessOwner, inSeedTransaction } from './seed-common';
 
 export const REPORT_ORDERS = 200_000;
 /** The year P7 and P8 read: 2025-11-01 … 2026-10-31, both counted (365 days), before any order the other scenarios place. */
@@ -24,13 +24,8 @@ export async function seedReportOrders(
   menuUuid: string,
   items: ReportSeedItem[],
 ): Promise<void> {
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    const owner = (
-      await client.query('SELECT owned_by AS uuid FROM entities WHERE uuid = $1', [businessUuid])
-    ).rows[0].uuid as string;
+  await inSeedTransaction(databaseUrl, async (client) => {
+    const owner = await businessOwner(client, businessUuid);
     // Line i of order g: item (g * 7 + i * 13) % n, quantity 1 + (g + i) % 3, the large size
     // (+1.50) on every other line and cheese (+0.75) on every third.
     await client.query(
@@ -79,11 +74,5 @@ export async function seedReportOrders(
               l.quantity, l.unit_price * l.quantity, NULL
          FROM seed_lines l`,
     );
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
+  });
 }

@@ -5,8 +5,9 @@
  * are never refused, and the bodies spread over as many slots as there are
  * bodies.
  */
-import { Api, expectStatus, SeededItem } from './seed';
+import { Api, SeededItem } from './seed';
 import { seedPlainItems } from './seed-plain-items';
+import { createBusiness, createMenu } from './seed-common';
 
 export const SCHEDULED_BUSINESS_META_KEY = 'bench-scheduled';
 export const SCHEDULED_ITEMS = 20;
@@ -24,41 +25,15 @@ export interface SeededSchedule {
 
 /** The scheduled business (no opening hours: every slot is open, in UTC), its menu and items. */
 export async function seedScheduled(api: Api, token: string): Promise<SeededSchedule> {
-  const core = `/public/api/v1/${api.ns}`;
-  const entity = (suffix: string) => `${core}/smart-meta-manager/entity/${api.ns}_${suffix}`;
-  const business = await expectStatus(
+  const business = await createBusiness(
     api,
-    'POST',
-    entity('business'),
-    {
-      meta_key: SCHEDULED_BUSINESS_META_KEY,
-      title_name: 'Bench Scheduled Kitchen',
-      status: 'enabled',
-      extra_data: { country_of_registration: 'NG' },
-    },
-    201,
     token,
+    SCHEDULED_BUSINESS_META_KEY,
+    'Bench Scheduled Kitchen',
   );
-  const menu = await expectStatus(
-    api,
-    'POST',
-    entity('business_menu'),
-    {
-      meta_key: 'later',
-      slug: 'later',
-      title_name: 'Later',
-      status: 'enabled',
-      parent_entity_type: `${api.ns}_business`,
-      parent_entity_uuid: business.uuid,
-      extra_data: {
-        menu_base_wallet_ticker: 'NGN',
-        menu_checkout_payments_providers: [],
-        fulfilment: FULFILMENT,
-      },
-    },
-    201,
-    token,
-  );
+  const menu = await createMenu(api, token, business.uuid, 'later', 'Later', {
+    fulfilment: FULFILMENT,
+  });
   const items = await seedPlainItems(api, token, menu.uuid, SCHEDULED_ITEMS, {
     metaKey: 'later',
     title: 'Later dish',

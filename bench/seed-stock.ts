@@ -6,6 +6,7 @@
  * one count keep it exact.
  */
 import { Api, expectStatus, inParallel, priceOf, SeededItem } from './seed';
+import { createBusiness, createMenu } from './seed-common';
 
 export const STOCK_BUSINESS_META_KEY = 'bench-stock';
 export const STOCK_ITEMS = 20;
@@ -58,38 +59,8 @@ async function items(
 }
 
 export async function seedStock(api: Api, token: string): Promise<SeededStock> {
-  const entity = (suffix: string) =>
-    `/public/api/v1/${api.ns}/smart-meta-manager/entity/${api.ns}_${suffix}`;
-  const business = await expectStatus(
-    api,
-    'POST',
-    entity('business'),
-    {
-      meta_key: STOCK_BUSINESS_META_KEY,
-      title_name: 'Bench Stock Kitchen',
-      status: 'enabled',
-      extra_data: { country_of_registration: 'NG' },
-    },
-    201,
-    token,
-  );
-  const menu = (metaKey: string) =>
-    expectStatus(
-      api,
-      'POST',
-      entity('business_menu'),
-      {
-        meta_key: metaKey,
-        slug: metaKey,
-        title_name: metaKey,
-        status: 'enabled',
-        parent_entity_type: `${api.ns}_business`,
-        parent_entity_uuid: business.uuid,
-        extra_data: { menu_base_wallet_ticker: 'NGN', menu_checkout_payments_providers: [] },
-      },
-      201,
-      token,
-    );
+  const business = await createBusiness(api, token, STOCK_BUSINESS_META_KEY, 'Bench Stock Kitchen');
+  const menu = (metaKey: string) => createMenu(api, token, business.uuid, metaKey, metaKey);
   const stocked = await menu('stocked');
   const plain = await menu('unstocked');
   const hot = await menu('hot');

@@ -8,6 +8,7 @@
 import { orderBody } from './order-bodies';
 import { Api, expectStatus, SeededItem } from './seed';
 import { seedMenuItems } from './seed-items';
+import { createBusiness, createMenu } from './seed-common';
 
 export const TABS_BUSINESS_META_KEY = 'bench-tabs';
 /**
@@ -26,41 +27,10 @@ export interface SeededTabs {
 }
 
 export async function seedTabs(api: Api, token: string): Promise<SeededTabs> {
-  const entity = (suffix: string) =>
-    `/public/api/v1/${api.ns}/smart-meta-manager/entity/${api.ns}_${suffix}`;
-  const business = await expectStatus(
-    api,
-    'POST',
-    entity('business'),
-    {
-      meta_key: TABS_BUSINESS_META_KEY,
-      title_name: 'Bench Tabs Bar',
-      status: 'enabled',
-      extra_data: { country_of_registration: 'NG' },
-    },
-    201,
-    token,
-  );
-  const menu = await expectStatus(
-    api,
-    'POST',
-    entity('business_menu'),
-    {
-      meta_key: 'tabs',
-      slug: 'tabs',
-      title_name: 'Tabs',
-      status: 'enabled',
-      parent_entity_type: `${api.ns}_business`,
-      parent_entity_uuid: business.uuid,
-      extra_data: {
-        menu_base_wallet_ticker: 'NGN',
-        menu_checkout_payments_providers: [],
-        fulfilment: { modes: ['dine_in', 'pickup'], dine_in: { pay_at_end: true } },
-      },
-    },
-    201,
-    token,
-  );
+  const business = await createBusiness(api, token, TABS_BUSINESS_META_KEY, 'Bench Tabs Bar');
+  const menu = await createMenu(api, token, business.uuid, 'tabs', 'Tabs', {
+    fulfilment: { modes: ['dine_in', 'pickup'], dine_in: { pay_at_end: true } },
+  });
   const items = await seedMenuItems(api, token, menu.uuid, TAB_ITEMS);
   const tabTokens: string[] = [];
   for (let table = 0; table < TAB_TABLES; table++) {

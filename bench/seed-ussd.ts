@@ -5,9 +5,15 @@
  * the first charge of an order of its own (the loads take them in turn),
  * each with the guest's order token in the query.
  */
-import { Client } from 'pg';
 import { OrderTokens } from '../src/order/domain/order-token';
-import { Api, expectStatus, priceOf } from './seed';
+import { Api, priceOf } from './seed';
+import {
+  businessOwner,
+  createBusiness,
+  createItem,
+  createMenu,
+  inSeedTransaction,
+} from './seed-common';
 
 export const USSD_BUSINESS_META_KEY = 'bench-ussd';
 /** More than a charge load takes at 50 connections in a warm-up and a measured period. */
@@ -22,63 +28,15 @@ export interface SeededUssd {
 }
 
 export async function seedUssd(api: Api, token: string): Promise<SeededUssd> {
-  const entity = (suffix: string) =>
-    `/public/api/v1/${api.ns}/smart-meta-manager/entity/${api.ns}_${suffix}`;
-  const business = await expectStatus(
-    api,
-    'POST',
-    entity('business'),
-    {
-      meta_key: USSD_BUSINESS_META_KEY,
-      title_name: 'Bench USSD Canteen',
-      status: 'enabled',
-      extra_data: { country_of_registration: 'NG' },
+  const business = await createBusiness(api, token, USSD_BUSINESS_META_KEY, 'Bench USSD Canteen');
+  const menu = await createMenu(api, token, business.uuid, 'menu', 'Menu', {
+    menu_checkout_payments_providers: {
+      paystack: { title: 'Pay online', description: 'Card, USSD or transfer' },
     },
-    201,
-    token,
-  );
-  const menu = await expectStatus(
-    api,
-    'POST',
-    entity('business_menu'),
-    {
-      meta_key: 'menu',
-      slug: 'menu',
-      title_name: 'Menu',
-      status: 'enabled',
-      parent_entity_type: `${api.ns}_business`,
-      parent_entity_uuid: business.uuid,
-      extra_data: {
-        menu_base_wallet_ticker: 'NGN',
-        menu_checkout_payments_providers: {
-          paystack: { title: 'Pay online', description: 'Card, USSD or transfer' },
-        },
-      },
-    },
-    201,
-    token,
-  );
+  });
   const unitPrice = priceOf(3);
   const title = 'Jollof rice';
-  const item = await expectStatus(
-    api,
-    'POST',
-    entity('business_menu_item'),
-    {
-      title_name: title,
-      status: 'enabled',
-      parent_entity_type: `${api.ns}_business_menu`,
-      parent_entity_uuid: menu.uuid,
-      extra_data: {
-        category: 'Mains',
-        unit_price_amount: unitPrice,
-        minimum_quantity_per_order: 1,
-        maximum_quantity_per_order: 10,
-      },
-    },
-    201,
-    token,
-  );
+  const item = await createItem(api, token, menu.uuid, title, 'Mains', unitPrice);
   return {
     businessUuid: business.uuid,
     menuUuid: menu.uuid,
@@ -90,17 +48,12 @@ export async function seedUssd(api: Api, token: string): Promise<SeededUssd> {
 /** The unpaid pickup orders of one line, as placement stores a cash order; once a run. */
 export async function prepareUssdOrders(databaseUrl: string, seeded: SeededUssd): Promise<void> {
   if (seeded.orders.length > 0) return;
-  const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    await client.query('BEGIN');
-    const owner = (
-      await client.query('SELECT owned_by AS uuid FROM entities WHERE uuid = $1', [
-        seeded.businessUuid,
-      ])
-    ).rows[0].uuid as string;
-    const orders = await client.query(
-      `INSERT INTO orders (uuid, order_reference, menu_uuid, business_uuid, owner_uuid, status,
+  seeded.orders = await inSeedTransaction(
+    databaseUrl,
+    async (client) => {
+      const owner = await businessOwner(client, seeded.businessUuid);
+      const orders = await client.query(
+        `INSERT INTO orders (uuid, order_reference, menu_uuid, business_uuid, owner_uuid, status,
          payment_status, payment_processor, amount, currency, customer_email_address,
          customer_phone_number, fulfilment_type, items_subtotal, tip, tax, amount_paid,
          amount_refunded, created_at, updated_at)
@@ -109,32 +62,27 @@ export async function prepareUssdOrders(databaseUrl: string, seeded: SeededUssd)
               'pickup', $5, 0, 0, 0, 0, $6::timestamptz, $6::timestamptz
          FROM generate_series(1, $1::int) AS g
        RETURNING uuid`,
-      [
-        USSD_ORDERS,
-        seeded.menuUuid,
-        seeded.businessUuid,
-        owner,
-        seeded.item.unitPrice,
-        new Date().toISOString(),
-      ],
-    );
-    await client.query(
-      `INSERT INTO order_lines (uuid, order_uuid, position, item_uuid, title_name, category,
+        [
+          USSD_ORDERS,
+          seeded.menuUuid,
+          seeded.businessUuid,
+          owner,
+          seeded.item.unitPrice,
+          new Date().toISOString(),
+        ],
+      );
+      await client.query(
+        `INSERT INTO order_lines (uuid, order_uuid, position, item_uuid, title_name, category,
          unit_price_amount, options, quantity, line_total, item_note)
        SELECT md5('USSD-line' || g)::uuid, md5('USSD' || g)::uuid, 0, $2, $3, 'Mains', $4,
               '[]'::jsonb, 1, $4, NULL
          FROM generate_series(1, $1::int) AS g`,
-      [USSD_ORDERS, seeded.item.uuid, seeded.item.title, seeded.item.unitPrice],
-    );
-    await client.query('COMMIT');
-    await client.query('ANALYZE orders, order_lines');
-    seeded.orders = orders.rows.map((row: { uuid: string }) => row.uuid);
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    await client.end();
-  }
+        [USSD_ORDERS, seeded.item.uuid, seeded.item.title, seeded.item.unitPrice],
+      );
+      return orders.rows.map((row: { uuid: string }) => row.uuid);
+    },
+    'orders, order_lines',
+  );
 }
 
 /** The charge route of each prepared order, with its guest's token (the service's secret derives it). */

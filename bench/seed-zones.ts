@@ -9,8 +9,9 @@
  * holds them. Every placement therefore tests all 50 polygons edge by edge.
  */
 import { destination, LatLng } from '../src/entity/domain/zone-geometry';
-import { Api, expectStatus, SeededItem } from './seed';
+import { Api, SeededItem } from './seed';
 import { seedPlainItems } from './seed-plain-items';
+import { createBusiness, createMenu } from './seed-common';
 
 export const ZONES_BUSINESS_META_KEY = 'bench-zones';
 export const ZONE_ITEMS = 20;
@@ -63,42 +64,11 @@ export function benchZones(): unknown[] {
 }
 
 export async function seedZones(api: Api, token: string): Promise<SeededZones> {
-  const core = `/public/api/v1/${api.ns}`;
-  const entity = (suffix: string) => `${core}/smart-meta-manager/entity/${api.ns}_${suffix}`;
-  const business = await expectStatus(
-    api,
-    'POST',
-    entity('business'),
-    {
-      meta_key: ZONES_BUSINESS_META_KEY,
-      title_name: 'Bench Zoned Kitchen',
-      status: 'enabled',
-      extra_data: { country_of_registration: 'NG' },
-    },
-    201,
-    token,
-  );
+  const business = await createBusiness(api, token, ZONES_BUSINESS_META_KEY, 'Bench Zoned Kitchen');
   const menu = (metaKey: string, zones: unknown[] | undefined) =>
-    expectStatus(
-      api,
-      'POST',
-      entity('business_menu'),
-      {
-        meta_key: metaKey,
-        slug: metaKey,
-        title_name: metaKey,
-        status: 'enabled',
-        parent_entity_type: `${api.ns}_business`,
-        parent_entity_uuid: business.uuid,
-        extra_data: {
-          menu_base_wallet_ticker: 'NGN',
-          menu_checkout_payments_providers: [],
-          fulfilment: { modes: ['pickup', 'delivery'], delivery: zones ? { zones } : {} },
-        },
-      },
-      201,
-      token,
-    );
+    createMenu(api, token, business.uuid, metaKey, metaKey, {
+      fulfilment: { modes: ['pickup', 'delivery'], delivery: zones ? { zones } : {} },
+    });
   const zoned = await menu('zoned', benchZones());
   const plain = await menu('unzoned', undefined);
   const names = (metaKey: string) => ({ metaKey, title: 'Zoned dish' });

@@ -1,57 +1,24 @@
-import { OrderTokens } from '../src/order/domain/order-token';
-import { CardPayments, chargeSuccess, startCardPayments } from './support/card-payments';
-import { Catalog, newCatalog } from './support/entity';
+import { CardPayments, chargeSuccess } from './support/card-payments';
+import { Catalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { createUser, TestUser } from './support/factory';
 import { FakePaystack } from './support/fake-paystack';
 import {
-  cartLine,
   guestHeaders,
   openOrderStream,
-  orderBody,
   placeOrder,
   placeOrderRequest,
   rowCounts,
   updateOrderRequest,
 } from './support/order';
-import { startTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
-
-const tokens = new OrderTokens(TEST_JWT_SECRET);
-const BANK = {
-  title: 'Bank transfer',
-  description: 'Use the order reference as the narration',
-  account_name: 'Test Kitchen Ltd',
-  account_number: '0123456789',
-  bank_name: 'Test Bank',
-};
-
-function cardCatalogOptions(ticker = 'Nigerian Naira (NGN)') {
-  return {
-    business: { extra_data: { paystack_subaccount_code: 'ACCT_kitchen01' } },
-    menu: {
-      extra_data: {
-        menu_base_wallet_ticker: ticker,
-        menu_checkout_payments_providers: { paystack: { title: 'Card' }, bank_transfer: BANK },
-      },
-    },
-    items: [{ extra_data: { unit_price_amount: '1166.67' } }],
-  };
-}
-
-function cardCatalog(t: TestApp, owner: TestUser, ticker?: string) {
-  return newCatalog(t, owner, cardCatalogOptions(ticker));
-}
-
-/** Three of an item at 1,166.67: 3,500.01, or 350001 in minor units. */
-function cardBody(catalog: Catalog, overrides: Record<string, unknown> = {}) {
-  return orderBody(catalog, {
-    payment_processor: 'paystack',
-    amount: '3500.01',
-    cart_items: [cartLine(catalog.items[0], 3)],
-    callback_url: 'https://shop.example/order/done',
-    ...overrides,
-  });
-}
+import {
+  BANK,
+  cardBody,
+  cardCatalog,
+  startPaystackOrders,
+  paystackOrders,
+} from './support/paystack-orders';
+import { TestApp } from './support/test-app';
 
 // R18: card provider name.
 // R30: the payment block.
@@ -66,10 +33,7 @@ describe('payments through Paystack', () => {
   let card: CardPayments;
 
   beforeAll(async () => {
-    card = await startCardPayments({
-      env: { PAYSTACK_TIMEOUT_MS: '300', PAYMENT_CALLBACK_ORIGINS: 'https://shop.example' },
-      catalog: cardCatalogOptions(),
-    });
+    card = await startPaystackOrders();
     ({ fake, t, owner, catalog, webhookUrl } = card);
     stranger = await createUser(t);
   });
@@ -78,57 +42,8 @@ describe('payments through Paystack', () => {
     fake.mode = 'ok';
   });
 
-  async function stored(uuid: string) {
-    const [row] = await t.dataSource.query(
-      `SELECT payment_status, payment_state, amount_paid, amount_refunded,
-              (SELECT json_agg(json_build_object('status', p.status, 'amount_paid', p.amount_paid::text,
-                 'reference', p.reference) ORDER BY p.created_at, p.uuid)
-                 FROM payments p WHERE p.order_uuid = $1) AS payments,
-              (SELECT count(*)::int FROM payment_refunds WHERE order_uuid = $1) AS refunds,
-              (SELECT count(*)::int FROM order_events WHERE order_uuid = $1) AS events,
-              (SELECT count(*)::int FROM notifications WHERE data->>'order_uuid' = $1::text) AS notifications
-       FROM orders WHERE uuid = $1`,
-      [uuid],
-    );
-    return row;
-  }
-
-  async function paidTransitions(uuid: string): Promise<number> {
-    const [row] = await t.dataSource.query(
-      `SELECT count(*)::int AS n FROM order_events WHERE order_uuid = $1 AND field = 'payment' AND to_value = 'paid'`,
-      [uuid],
-    );
-    return row.n;
-  }
-
-  async function paymentNotifications(uuid: string): Promise<number> {
-    const [row] = await t.dataSource.query(
-      `SELECT count(*)::int AS n FROM notifications WHERE kind = 'order.payment_changed' AND data->>'order_uuid' = $1::text`,
-      [uuid],
-    );
-    return row.n;
-  }
-
-  async function paidOrder() {
-    const order = await placeOrder(t, cardBody(catalog));
-    const res = await fake.sendWebhook(webhookUrl, chargeSuccess(fake, order.payment.reference));
-    expect(res.status).toBe(200);
-    return order;
-  }
-
-  function refund(uuid: string, body: Record<string, unknown>, user: TestUser = owner) {
-    return t.http.post(`${t.orders}/admin/order/refund/${uuid}`).set(user.headers).send(body);
-  }
-
-  function retry(uuid: string, token = tokens.tokenFor(uuid)) {
-    return t.http
-      .post(`${t.orders}/order/${uuid}/payment`)
-      .set({ ...guestHeaders(t), 'x-order-token': token });
-  }
-
-  function verify(uuid: string, headers: Record<string, string>) {
-    return t.http.post(`${t.orders}/order/${uuid}/payment/verify`).set(headers);
-  }
+  const { stored, paidTransitions, paymentNotifications, verify, paidOrder, refund } =
+    paystackOrders(() => card);
 
   describe('placement', () => {
     it('opens a checkout after the order commits with email, integer amount, currency and reference', async () => {
@@ -180,44 +95,6 @@ describe('payments through Paystack', () => {
       expect(fake.initialized).toHaveLength(calls + 1);
     });
 
-    it('answers a replay with the same payment block and opens no second checkout', async () => {
-      const body = cardBody(catalog);
-      const headers = { ...guestHeaders(t), 'Idempotency-Key': `card-replay-${Date.now()}` };
-      const first = expectOk(await placeOrderRequest(t, body, headers), 201);
-      const calls = fake.initialized.length;
-      const res = await placeOrderRequest(t, body, headers);
-      const replay = expectOk(res, 201);
-      expect(res.headers['idempotent-replayed']).toBe('true');
-      expect(replay.uuid).toBe(first.uuid);
-      expect(replay.payment).toEqual(first.payment);
-      expect(replay.history).toEqual(first.history);
-      expect(fake.initialized).toHaveLength(calls);
-    });
-
-    it('keeps a payment the webhook settled before the checkout’s answer came back as paid', async () => {
-      // Paystack reports the charge before it answers the checkout call: the
-      // order has committed, its checkout is not written yet.
-      fake.onInitialized = async (reference) => {
-        const res = await fake.sendWebhook(webhookUrl, chargeSuccess(fake, reference));
-        expect(res.status).toBe(200);
-      };
-      try {
-        const order = await placeOrder(t, cardBody(catalog));
-        expect(order.payment).toMatchObject({
-          status: 'paid',
-          amount_paid: '3500.01',
-          authorization_url: null,
-        });
-        expect(order.payment_status).toBe('paid');
-        expect(await paidTransitions(order.uuid)).toBe(1);
-        expect((await stored(order.uuid)).payments).toEqual([
-          expect.objectContaining({ status: 'paid', reference: `${order.order_reference}-1` }),
-        ]);
-      } finally {
-        fake.onInitialized = null;
-      }
-    });
-
     it('refuses a callback_url outside the allowed origins with 400 and stores nothing', async () => {
       const before = await rowCounts(t);
       const calls = fake.calls.length;
@@ -252,48 +129,6 @@ describe('payments through Paystack', () => {
         authorization_url: null,
         instructions: BANK,
       });
-    });
-  });
-
-  describe('Paystack down or stalling', () => {
-    it.each(['error', 'refuse', 'stall'] as const)(
-      'keeps the order (%s) with payment.error; the retry opens a checkout with a new reference',
-      async (mode) => {
-        fake.mode = mode;
-        const order = await placeOrder(t, cardBody(catalog));
-        expect(order.status).toBe('pending');
-        expect(order.payment).toMatchObject({
-          status: 'unpaid',
-          authorization_url: null,
-          error: expect.stringMatching(/Paystack/),
-        });
-        fake.mode = 'ok';
-        const retried = expectOk(await retry(order.uuid));
-        expect(retried.payment).toMatchObject({
-          status: 'pending',
-          authorization_url: expect.any(String),
-          reference: `${order.order_reference}-2`,
-          error: null,
-        });
-        expect(fake.initialized.at(-1).reference).toBe(`${order.order_reference}-2`);
-        // The new checkout replaces the one that was never opened.
-        expect((await stored(order.uuid)).payments).toEqual([
-          expect.objectContaining({ status: 'abandoned', reference: `${order.order_reference}-1` }),
-          expect.objectContaining({ status: 'pending', reference: `${order.order_reference}-2` }),
-        ]);
-      },
-    );
-
-    it('refuses the retry with a wrong token (404), for a paid order (409), for cash (422)', async () => {
-      const order = await placeOrder(t, cardBody(catalog));
-      const calls = fake.initialized.length;
-      expectError(await retry(order.uuid, 'not-the-token'), 404, 'NOT_FOUND');
-      expectError(await retry(order.uuid, tokens.tokenFor(catalog.menu.uuid)), 404, 'NOT_FOUND');
-      const cash = await placeOrder(t, cardBody(catalog, { payment_processor: 'cash' }));
-      expectError(await retry(cash.uuid), 422, 'UNPROCESSABLE');
-      await fake.sendWebhook(webhookUrl, chargeSuccess(fake, order.payment.reference));
-      expectError(await retry(order.uuid), 409, 'CONFLICT');
-      expect(fake.initialized.length).toBe(calls);
     });
   });
 
@@ -349,26 +184,6 @@ describe('payments through Paystack', () => {
         actor: 'provider',
       });
       expect(await paymentNotifications(order.uuid)).toBe(1);
-    });
-
-    it('makes exactly one paid transition from ten parallel deliveries and a verify call', async () => {
-      const order = await placeOrder(t, cardBody(catalog));
-      const event = chargeSuccess(fake, order.payment.reference);
-      const results = await Promise.all([
-        ...Array.from({ length: 10 }, () => fake.sendWebhook(webhookUrl, event)),
-        verify(order.uuid, { ...guestHeaders(t), 'x-order-token': tokens.tokenFor(order.uuid) }),
-      ]);
-      for (const res of results.slice(0, 10)) expect(res.status).toBe(200);
-      expect(results[10].status).toBe(200);
-      expect(await paidTransitions(order.uuid)).toBe(1);
-      expect(await paymentNotifications(order.uuid)).toBe(1);
-      expect((await stored(order.uuid)).payment_status).toBe('paid');
-      // The event is recorded once: the verify answer is the same charge.
-      const [events] = await t.dataSource.query(
-        `SELECT count(*)::int AS n FROM payment_events WHERE order_uuid = $1`,
-        [order.uuid],
-      );
-      expect(events.n).toBe(1);
     });
 
     it('records a charge in another currency as mismatch: unpaid, nothing counted, owner told', async () => {
@@ -441,21 +256,6 @@ describe('payments through Paystack', () => {
       const paid = expectOk(await verify(order.uuid, owner.headers));
       expect(paid.payment).toMatchObject({ status: 'paid', amount_paid: '3500.01' });
       expect(await paidTransitions(order.uuid)).toBe(1);
-    });
-  });
-
-  it('records a failed charge reported by verify; the guest can then open a new checkout', async () => {
-    const order = await placeOrder(t, cardBody(catalog));
-    fake.pay(order.payment.reference, { status: 'failed', paid_at: null });
-    const guest = { ...guestHeaders(t), 'x-order-token': tokens.tokenFor(order.uuid) };
-    const failed = expectOk(await verify(order.uuid, guest));
-    expect(failed.payment).toMatchObject({ status: 'failed', error: expect.any(String) });
-    expect(failed.payment_status).toBe('unpaid');
-    expect(await paymentNotifications(order.uuid)).toBe(1);
-    const retried = expectOk(await retry(order.uuid));
-    expect(retried.payment).toMatchObject({
-      status: 'pending',
-      reference: `${order.order_reference}-2`,
     });
   });
 
@@ -535,22 +335,6 @@ describe('payments through Paystack', () => {
       expect(refunds.n).toBe(0);
     });
 
-    it('refuses a refund while another refund of the order is being made with 409', async () => {
-      const order = await paidOrder();
-      // A refund whose provider call has not come back yet.
-      await t.dataSource.query(
-        `INSERT INTO payment_refunds (order_uuid, payment_uuid, provider, amount, status, requested_by)
-         SELECT $1, uuid, 'paystack', 100, 'pending', $2 FROM payments
-          WHERE order_uuid = $1 AND status = 'paid'`,
-        [order.uuid, owner.uuid],
-      );
-      const before = await stored(order.uuid);
-      const calls = fake.refunds.length;
-      expectError(await refund(order.uuid, { amount: '1.00' }), 409, 'CONFLICT');
-      expect(await stored(order.uuid)).toEqual(before);
-      expect(fake.refunds.length).toBe(calls);
-    });
-
     it('records an offline refund as the owner says', async () => {
       const cash = await placeOrder(t, cardBody(catalog, { payment_processor: 'cash' }));
       expectOk(await updateOrderRequest(t, owner.headers, cash.uuid, { payment_status: 'paid' }));
@@ -594,39 +378,5 @@ describe('payments through Paystack', () => {
         actor: 'owner',
       });
     });
-  });
-});
-
-describe('payments without a Paystack key', () => {
-  let t: TestApp;
-  let owner: TestUser;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    owner = await createUser(t);
-  });
-  afterAll(() => t?.close());
-
-  it('keeps paystack orders offline, as the owner’s to mark paid, and the webhook path 404', async () => {
-    const catalog = await cardCatalog(t, owner);
-    const order = await placeOrder(t, cardBody(catalog));
-    expect(order.payment).toMatchObject({
-      provider: 'paystack',
-      collect: 'offline',
-      status: 'unpaid',
-      reference: null,
-      authorization_url: null,
-      error: null,
-    });
-    const paid = expectOk(
-      await updateOrderRequest(t, owner.headers, order.uuid, { payment_status: 'paid' }),
-    );
-    expect(paid.payment_status).toBe('paid');
-    const res = await t.http
-      .post(`${t.orders}/payment/paystack/webhook`)
-      .set('content-type', 'application/json')
-      .set('x-paystack-signature', 'ab'.repeat(64))
-      .send({ event: 'charge.success', data: {} });
-    expectError(res, 404, 'NOT_FOUND');
   });
 });

@@ -1,7 +1,4 @@
-import { AccountModule } from '../../src/account';
-import { AuthModule } from '../../src/auth/auth.module';
 import { EventBus } from '../../src/database/event-bus';
-import { KitchenModule } from '../../src/kitchen';
 import { KitchenRepository } from '../../src/kitchen/kitchen.repository';
 import {
   NewStationTicket,
@@ -9,10 +6,10 @@ import {
 } from '../../src/kitchen/ticket-writes.repository';
 import { OrderRepository, OrderStatusMoves } from '../../src/order';
 import { KitchenTicketVersionAtCommit1795900200000 } from '../../migrations/1795900200000-KitchenTicketVersionAtCommit';
-import { createMediumContext, MediumContext } from '../support/medium';
-import { MediumEntity, MediumUser, newEntity, newUser } from '../support/medium-factory';
-import { GRILL_AND_BAR, newStationTicket, ticketLine } from '../support/medium-kitchen';
-import { newOrderFields, orderLine } from '../support/medium-orders';
+import { MediumContext } from '../support/medium';
+import { KitchenFixture, startKitchenFixture } from './kitchen-fixture';
+import { MediumEntity, MediumUser, newEntity } from '../support/medium-factory';
+import { newStationTicket, ticketLine } from '../support/medium-kitchen';
 
 /**
  * The writes of a set of tickets on a real database, no HTTP: every
@@ -32,34 +29,14 @@ describe('kitchen: writing a set of tickets (medium)', () => {
   let bus: EventBus;
   let owner: MediumUser;
   let business: MediumEntity;
+  let placeOrder: KitchenFixture['placeOrder'];
+  let accept: KitchenFixture['accept'];
 
   beforeAll(async () => {
-    // The composition root's auth: the order module imports the account module, which needs it.
-    ctx = await createMediumContext({
-      imports: [AuthModule.forRoot(AccountModule), KitchenModule],
-    });
-    kitchen = ctx.get(KitchenRepository);
-    writes = ctx.get(TicketWritesRepository);
-    orders = ctx.get(OrderRepository);
-    moves = ctx.get(OrderStatusMoves);
-    bus = ctx.get(EventBus);
-    owner = await newUser(ctx);
-    business = await newEntity(ctx, 'business', owner.uuid, {
-      extraData: { kitchen: GRILL_AND_BAR },
-    });
+    ({ ctx, kitchen, writes, orders, moves, bus, owner, business, placeOrder, accept } =
+      await startKitchenFixture());
   });
   afterAll(() => ctx?.close());
-
-  /** A pending order: two food lines (grill) and one drink (bar). */
-  const placeOrder = async (businessUuid = business.uuid) =>
-    (
-      await orders.insertPlacedOrder(
-        ctx.dataSource.manager,
-        newOrderFields(owner.uuid, businessUuid),
-        [orderLine(0), orderLine(1), { ...orderLine(2), category: 'Drinks' }],
-        'guest',
-      )
-    ).order;
 
   /** Writes a set and numbers what was written, as the service does, in one transaction. */
   const writeAndNumber = (businessUuid: string, set: readonly NewStationTicket[]) =>
@@ -71,12 +48,6 @@ describe('kitchen: writing a set of tickets (medium)', () => {
         written.map((t) => t.uuid),
       );
       return written;
-    });
-
-  const accept = (orderUuid: string) =>
-    bus.transaction(async (tx) => {
-      const order = (await orders.findForUpdate(tx.manager, orderUuid))!;
-      return moves.move(tx, order, 'accepted', { actor: 'owner', userUuid: owner.uuid });
     });
 
   it('writes every station’s ticket and its lines in one statement, then their versions in the order given in one more; a second call writes and answers nothing', async () => {

@@ -1,19 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { AccountModule } from '../../src/account';
-import { AuthModule } from '../../src/auth/auth.module';
 import { EventBus } from '../../src/database/event-bus';
 import { ApiError } from '../../src/http/api-error';
-import { KitchenModule } from '../../src/kitchen';
 import { KitchenRepository } from '../../src/kitchen/kitchen.repository';
 import { TicketWritesRepository } from '../../src/kitchen/ticket-writes.repository';
 import { KitchenService } from '../../src/kitchen/kitchen.service';
-import { OrderRepository, OrderStatusMoves } from '../../src/order';
+import { OrderRepository } from '../../src/order';
 import { serverUrl } from '../support/database';
-import { createMediumContext, MediumContext } from '../support/medium';
+import { MediumContext } from '../support/medium';
+import { KitchenFixture, startKitchenFixture } from './kitchen-fixture';
 import { MediumEntity, MediumUser, newEntity, newUser } from '../support/medium-factory';
-import { GRILL_AND_BAR, newStationTicket, ticketLine } from '../support/medium-kitchen';
-import { newOrderFields, orderLine } from '../support/medium-orders';
+import { newStationTicket, ticketLine } from '../support/medium-kitchen';
 
 /**
  * The kitchen's repository and service on a real database, no HTTP: one
@@ -28,45 +25,18 @@ describe('kitchen: tickets repository and service (medium)', () => {
   let writes: TicketWritesRepository;
   let service: KitchenService;
   let orders: OrderRepository;
-  let moves: OrderStatusMoves;
   let bus: EventBus;
   let owner: MediumUser;
   let business: MediumEntity;
+  let placeOrder: KitchenFixture['placeOrder'];
+  let accept: KitchenFixture['accept'];
 
   beforeAll(async () => {
-    // The composition root's auth: the order module imports the account module, which needs it.
-    ctx = await createMediumContext({
-      imports: [AuthModule.forRoot(AccountModule), KitchenModule],
-    });
-    kitchen = ctx.get(KitchenRepository);
-    writes = ctx.get(TicketWritesRepository);
+    ({ ctx, kitchen, writes, orders, bus, owner, business, placeOrder, accept } =
+      await startKitchenFixture());
     service = ctx.get(KitchenService);
-    orders = ctx.get(OrderRepository);
-    moves = ctx.get(OrderStatusMoves);
-    bus = ctx.get(EventBus);
-    owner = await newUser(ctx);
-    business = await newEntity(ctx, 'business', owner.uuid, {
-      extraData: { kitchen: GRILL_AND_BAR },
-    });
   });
   afterAll(() => ctx?.close());
-
-  /** A pending order of the business: two food lines (grill) and one drink (bar). */
-  const placeOrder = async (businessUuid = business.uuid) =>
-    (
-      await orders.insertPlacedOrder(
-        ctx.dataSource.manager,
-        newOrderFields(owner.uuid, businessUuid),
-        [orderLine(0), orderLine(1), { ...orderLine(2), category: 'Drinks' }],
-        'guest',
-      )
-    ).order;
-
-  const accept = (orderUuid: string) =>
-    bus.transaction(async (tx) => {
-      const order = (await orders.findForUpdate(tx.manager, orderUuid))!;
-      return moves.move(tx, order, 'accepted', { actor: 'owner', userUuid: owner.uuid });
-    });
 
   const stationTicket = async (orderUuid: string, station: string) =>
     (await kitchen.ticketsOfOrder(orderUuid)).find(

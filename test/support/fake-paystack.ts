@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { chargeAnswerData, ChargeMode, createCharge, submitOtp } from './fake-paystack-charges';
+import { listRefunds, refundable, refundQueued } from './fake-paystack-refunds';
 import http, { IncomingMessage, ServerResponse } from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
 
@@ -271,7 +272,8 @@ export class FakePaystack {
           })
         : this.answer(res, 400, { status: false, message: 'Charge not found' });
     }
-    if (req.method === 'GET' && path === '/refund') return this.listRefunds(res, req.url ?? '');
+    if (req.method === 'GET' && path === '/refund')
+      return this.answer(res, 200, listRefunds(this.refundsMade, req.url ?? ''));
     this.answer(res, 404, { status: false, message: 'Not found' });
   }
 
@@ -355,24 +357,9 @@ export class FakePaystack {
 
   private async refund(res: ServerResponse, body: any): Promise<void> {
     if (this.refundMode === 'lose') return; // never made, never answered
-    const transaction = [...this.transactions.values()].find(
-      (t) => t.reference === body?.transaction || String(t.id) === String(body?.transaction),
-    );
-    if (!transaction || transaction.status !== 'success') {
-      return this.answer(res, 400, { status: false, message: 'Transaction not found or not paid' });
-    }
-    const amount =
-      body.amount === undefined ? transaction.amount - transaction.refunded : body.amount;
-    if (
-      !Number.isInteger(amount) ||
-      amount <= 0 ||
-      amount > transaction.amount - transaction.refunded
-    ) {
-      return this.answer(res, 400, {
-        status: false,
-        message: 'Refund amount cannot be greater than transaction amount',
-      });
-    }
+    const asked = refundable(this.transactions.values(), body);
+    if (!('transaction' in asked)) return this.answer(res, asked.status, asked.body);
+    const { transaction, amount } = asked;
     transaction.refunded += amount;
     const refund: FakeRefund = {
       id: this.nextId++,
@@ -386,41 +373,7 @@ export class FakePaystack {
     if (this.refundMode === 'stall') return; // made, but the answer never leaves
     if (this.onRefundMade) await this.onRefundMade(refund);
     if (this.refundDelayMs) await new Promise((done) => setTimeout(done, this.refundDelayMs));
-    this.answer(res, 200, {
-      status: true,
-      message: 'Refund has been queued for processing',
-      data: {
-        transaction: {
-          id: transaction.id,
-          reference: transaction.reference,
-          amount: transaction.amount,
-        },
-        amount,
-        currency: transaction.currency,
-        status: 'pending',
-        id: refund.id,
-      },
-    });
-  }
-
-  /** List Refunds, filtered by `transaction` (the charge's id or reference). */
-  private listRefunds(res: ServerResponse, url: string): void {
-    const wanted = new URL(url, 'http://fake').searchParams.get('transaction');
-    const refunds = this.refundsMade.filter(
-      (refund) => !wanted || String(refund.transaction) === wanted || refund.reference === wanted,
-    );
-    this.answer(res, 200, {
-      status: true,
-      message: 'Refunds retrieved',
-      data: refunds.map((refund) => ({
-        id: refund.id,
-        transaction: refund.transaction,
-        amount: refund.amount,
-        currency: refund.currency,
-        status: refund.status,
-      })),
-      meta: { total: refunds.length, page: 1, perPage: 100 },
-    });
+    this.answer(res, 200, refundQueued(transaction, refund));
   }
 
   private answer(res: ServerResponse, status: number, body: unknown): void {
