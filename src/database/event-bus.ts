@@ -32,10 +32,11 @@ export interface Transaction {
   /** Runs `effect` once the transaction has committed (not on rollback). */
   afterCommit(effect: () => void | Promise<void>): void;
   /**
-   * Runs `step` in the transaction once its work is done, just before the
-   * held writes and the commit (steps in the order they were asked for; a
-   * failure rolls the transaction back). For a write that must take a lock
-   * held until the commit: taken last, it is held as briefly as it can be.
+   * Runs `step` in the transaction once its work is done and its held
+   * writes are sent, just before the commit (steps in the order they were
+   * asked for; a failure rolls the whole transaction back). For a statement
+   * that takes a lock held until the commit: sent last, its lock is held as
+   * briefly as it can be. A write a step holds is sent at once.
    */
   beforeCommit(step: () => Promise<void>): void;
 }
@@ -81,23 +82,23 @@ export class EventBus {
   }
 
   /**
-   * Runs `work` in one transaction. Once it is done the steps asked for
-   * with beforeCommit run, then the writes held for the commit
-   * (writeBeforeCommit) leave in one statement just before it; after the
-   * commit the effects and committed handlers run in the order they were
-   * asked for. Answers what `work` answers.
+   * Runs `work` in one transaction. Once it is done the writes it held for
+   * the commit (writeBeforeCommit) leave in one statement, then the steps
+   * asked for with beforeCommit run, then it commits; after the commit the
+   * effects and committed handlers run in the order they were asked for.
+   * Answers what `work` answers.
    */
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
     const effects: Array<() => void | Promise<void>> = [];
-    const result = await this.dataSource.transaction((manager) =>
-      sendWritesTogether(manager, async () => {
-        const steps: Array<() => Promise<void>> = [];
-        const answer = await work(this.open(manager, effects, steps));
-        // A step may ask for another: each runs once, in order.
-        for (let i = 0; i < steps.length; i++) await steps[i]();
-        return answer;
-      }),
-    );
+    const result = await this.dataSource.transaction(async (manager) => {
+      const steps: Array<() => Promise<void>> = [];
+      const answer = await sendWritesTogether(manager, () =>
+        work(this.open(manager, effects, steps)),
+      );
+      // After the held writes; a step may ask for another: each runs once, in order.
+      for (let i = 0; i < steps.length; i++) await steps[i]();
+      return answer;
+    });
     for (const effect of effects) {
       try {
         await effect();

@@ -122,8 +122,8 @@ export class KitchenTickets {
 
   /**
    * The tickets' versions are given last, just before the commit: the
-   * business's lock on its versions is then held for the two statements
-   * that give them and the commit, not for the rest of the order's change.
+   * business's row of versions is then locked for the statement that gives
+   * them and the commit, not for the rest of the order's change.
    */
   private numberBeforeCommit(
     tx: Transaction,

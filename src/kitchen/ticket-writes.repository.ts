@@ -61,7 +61,7 @@ export class TicketWritesRepository {
    * one statement that takes them (see takeVersions: the business's row of
    * versions stays locked until the transaction ends, so its versions commit
    * in the order they were given). Called just before the commit, the lock
-   * is held for this statement, the held writes and the commit.
+   * is held for this statement and the commit.
    */
   async numberTickets(
     manager: EntityManager,

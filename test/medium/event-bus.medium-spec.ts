@@ -1,4 +1,6 @@
 import { EventBus } from '../../src/database/event-bus';
+import { queryBuilder, Table } from '../../src/database/query-builder';
+import { writeBeforeCommit } from '../../src/database/writes-before-commit';
 import { createMediumContext, MediumContext } from '../support/medium';
 
 interface Probe {
@@ -10,6 +12,8 @@ declare module '../../src/database/event-bus' {
     'probe.happened': Probe;
   }
 }
+
+const probes = queryBuilder<{ probeRows: Table<{ label: string }> }>();
 
 /** In-process events: handlers in the transaction commit or roll back with it; committed ones follow the commit. */
 describe('the event bus', () => {
@@ -69,14 +73,17 @@ describe('the event bus', () => {
     expect(seen).toEqual(['in:a']);
   });
 
-  it('runs the steps asked for before the commit after the work, in order, in the transaction', async () => {
+  it('runs the steps asked for before the commit after the work and its held writes, in order, in the transaction', async () => {
     await bus.transaction(async (tx) => {
+      await writeBeforeCommit(tx.manager, probes.insertInto('probeRows').values({ label: 'held' }));
       tx.beforeCommit(async () => {
         seen.push('step:1');
-        // What the work wrote is there; a step may ask for another, which runs after it.
-        expect(await tx.manager.query(`SELECT label FROM probe_rows WHERE label = 'c'`)).toEqual([
-          { label: 'c' },
-        ]);
+        // What the work wrote and held is there; a step may ask for another, which runs after it.
+        expect(
+          await tx.manager.query(
+            `SELECT label FROM probe_rows WHERE label IN ('c', 'held') ORDER BY label`,
+          ),
+        ).toEqual([{ label: 'c' }, { label: 'held' }]);
         tx.beforeCommit(async () => void seen.push('step:3'));
       });
       tx.beforeCommit(async () => {
@@ -87,7 +94,7 @@ describe('the event bus', () => {
       seen.push('work done');
     });
     expect(seen).toEqual(['in:c', 'work done', 'step:1', 'step:2', 'step:3', 'committed:c']);
-    expect(await labels()).toEqual(['a', 'c', 'd']);
+    expect(await labels()).toEqual(['a', 'c', 'd', 'held']);
   });
 
   it('takes everything back when a step before the commit fails, and runs nothing after it', async () => {
@@ -101,6 +108,6 @@ describe('the event bus', () => {
       }),
     ).rejects.toThrow('step refused');
     expect(seen).toEqual(['in:e']);
-    expect(await labels()).toEqual(['a', 'c', 'd']);
+    expect(await labels()).toEqual(['a', 'c', 'd', 'held']);
   });
 });
