@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CoalescedReads } from '../database/coalesced-reads';
 import { compileRaw, queryBuilder, sql, Table } from '../database/query-builder';
-import { HeldWrite } from '../database/writes-before-commit';
+import { writeBeforeCommit } from '../database/writes-before-commit';
 import { EntityRecord } from './entity-record.entity';
 import { StorefrontAnswerInputs, StorefrontDocument } from './storefront-document';
 
@@ -149,6 +149,49 @@ export class StorefrontDocumentRepository {
   }
 
   /**
+   * Marks the stored storefronts of these menus stale, creating the row of
+   * each that has none yet (as the entities' trigger does), so that a build
+   * which read the menu before a change can never store itself as fresh.
+   * Held for the commit of the change's transaction (writeBeforeCommit): the
+   * version moves in the same commit as the change, with no round trip of
+   * its own, and the row stays locked only from the held writes to the
+   * commit, the last lock the change takes. Outside such a transaction it
+   * is sent at once.
+   */
+  async markMenusStale(manager: EntityManager, menuUuids: readonly string[]): Promise<void> {
+    if (menuUuids.length === 0) return;
+    await writeBeforeCommit(
+      manager,
+      db
+        .insertInto('storefrontDocuments')
+        .columns(['businessKey', 'menuKey', 'businessUuid', 'menuUuid'])
+        .expression(
+          db
+            .selectFrom('entities as m')
+            .innerJoin('entities as b', (join) =>
+              join.onRef('b.uuid', '=', 'm.parentEntityUuid').on('b.parentEntityUuid', 'is', null),
+            )
+            .select([
+              sql<string>`lower(b.meta_key)`.as('businessKey'),
+              sql<string>`lower(m.meta_key)`.as('menuKey'),
+              'b.uuid as businessUuid',
+              'm.uuid as menuUuid',
+            ])
+            .where('m.uuid', 'in', [...menuUuids])
+            .where('m.metaKey', 'is not', null)
+            .where('b.metaKey', 'is not', null)
+            .where('m.trashedAt', 'is', null)
+            .where('b.trashedAt', 'is', null),
+        )
+        .onConflict((conflict) =>
+          conflict
+            .columns(['businessKey', 'menuKey'])
+            .doUpdateSet((eb) => ({ version: eb('storefrontDocuments.version', '+', 1) })),
+        ),
+    );
+  }
+
+  /**
    * Runs `read` (the build's reads of the records) in one snapshot with the
    * row's version, so the document it makes is exactly as of that version.
    */
@@ -197,43 +240,4 @@ export class StorefrontDocumentRepository {
        WHERE d.version = ${version}::bigint`);
     await this.dataSource.query(insert.sql, [...insert.parameters]);
   }
-}
-
-/**
- * The write that marks the stored storefronts of these menus stale,
- * creating the row of each that has none yet (as the entities' trigger
- * does), so that a build which read the menu before a change can never
- * store itself as fresh. Not sent here: the change's transaction holds it
- * for its commit (writeBeforeCommit) or carries it with a statement of its
- * own, so the version moves in the same commit as the change, with no
- * round trip of its own, and the row stays locked only from there to the
- * commit.
- */
-export function staleMarkOf(menuUuids: readonly string[]): HeldWrite {
-  return db
-    .insertInto('storefrontDocuments')
-    .columns(['businessKey', 'menuKey', 'businessUuid', 'menuUuid'])
-    .expression(
-      db
-        .selectFrom('entities as m')
-        .innerJoin('entities as b', (join) =>
-          join.onRef('b.uuid', '=', 'm.parentEntityUuid').on('b.parentEntityUuid', 'is', null),
-        )
-        .select([
-          sql<string>`lower(b.meta_key)`.as('businessKey'),
-          sql<string>`lower(m.meta_key)`.as('menuKey'),
-          'b.uuid as businessUuid',
-          'm.uuid as menuUuid',
-        ])
-        .where('m.uuid', 'in', [...menuUuids])
-        .where('m.metaKey', 'is not', null)
-        .where('b.metaKey', 'is not', null)
-        .where('m.trashedAt', 'is', null)
-        .where('b.trashedAt', 'is', null),
-    )
-    .onConflict((conflict) =>
-      conflict
-        .columns(['businessKey', 'menuKey'])
-        .doUpdateSet((eb) => ({ version: eb('storefrontDocuments.version', '+', 1) })),
-    );
 }

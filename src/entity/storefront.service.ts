@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock';
 import { Transaction } from '../database/event-bus';
-import { HeldWrite, writeBeforeCommit } from '../database/writes-before-commit';
 import { ApiError } from '../http/api-error';
 import {
   BusinessOpenState,
@@ -18,11 +17,7 @@ import { StorefrontAnswers, StorefrontReply, StorefrontRequest } from './storefr
 import { StorefrontBuilder } from './storefront-builder';
 import { StorefrontCache } from './storefront-cache';
 import { StorefrontAnswer } from './storefront-document';
-import {
-  staleMarkOf,
-  StorefrontDocumentRepository,
-  StoredDocument,
-} from './storefront-document.repository';
+import { StorefrontDocumentRepository, StoredDocument } from './storefront-document.repository';
 import { StorefrontRepository } from './storefront.repository';
 import { StorefrontStockSource } from './storefront-stock';
 import { StorefrontView } from './storefront-views';
@@ -68,20 +63,10 @@ export class StorefrontService {
    * change has answered never shows what remained before it.
    */
   async stockChanged(tx: Transaction, menuUuids: ReadonlyArray<string | null>): Promise<void> {
-    const mark = this.stockChangeMark(tx, menuUuids);
-    if (mark) await writeBeforeCommit(tx.manager, mark);
-  }
-
-  /**
-   * As stockChanged, but the stale mark is answered, not sent: the caller
-   * sends it in the transaction, with a statement of its own (so a hot
-   * menu's row is locked by that statement, not earlier). Null for no menu.
-   */
-  stockChangeMark(tx: Transaction, menuUuids: ReadonlyArray<string | null>): HeldWrite | null {
     const menus = [...new Set(menuUuids.filter((uuid): uuid is string => !!uuid))];
-    if (menus.length === 0) return null;
+    if (menus.length === 0) return;
+    await this.documents.markMenusStale(tx.manager, menus);
     tx.afterCommit(() => this.cache.invalidate(menus));
-    return staleMarkOf(menus);
   }
 
   /** Whether a business is open now (see businessOpenState). */

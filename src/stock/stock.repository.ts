@@ -10,7 +10,7 @@ import {
   sql,
   Table,
 } from '../database/query-builder';
-import { HeldWrite, writeBeforeCommit } from '../database/writes-before-commit';
+import { writeBeforeCommit } from '../database/writes-before-commit';
 import { StockCountEntity, StockLedgerEntity } from './stock.entity';
 
 /** The columns of an order's history this module reads: who made its last status move. */
@@ -103,28 +103,20 @@ export class StockRepository {
    * orders of the same items never wait for each other crosswise; each
    * condition is checked on the row as it stands once any other transaction
    * holding it has ended. A refusal leaves the takes of the other items in
-   * place: the caller rolls its transaction back. `riders` are writes of
-   * the same transaction sent in this statement (each a data-modifying WITH
-   * part, run whatever the outcome; a refusal's rollback takes them back).
+   * place: the caller rolls its transaction back.
    */
   async takeAll(
     manager: EntityManager,
     businessUuid: string,
     wanted: readonly WantedPortions[],
-    riders: readonly HeldWrite[] = [],
   ): Promise<Map<string, { ok: boolean; count: PeriodCount }>> {
     const rows = [...wanted].sort((a, b) => (a.itemUuid < b.itemUuid ? -1 : 1));
     // The item's row of `wanted`, for the existing row's update (EXCLUDED holds only columns).
     const wantedOf = (column: 'portions' | 'quantity') =>
       sql<number>`(SELECT ${sql.ref(`w.${column}`)} FROM wanted w WHERE w.item_uuid = excluded.item_uuid)`;
-    // Writes carried by the statement, each a data-modifying WITH part (always run).
-    const carrying = riders.reduce(
-      (query, rider, i) => query.with(`rider${i}`, () => rider as never) as typeof db,
-      db,
-    );
     const taken = await fetchAll(
       manager,
-      carrying
+      db
         .with('wanted', (qb) => qb.selectFrom(rowsTable(rows, WANTED_TYPES, 'w')).selectAll())
         .insertInto('stockCounts')
         .columns(['itemUuid', 'period', 'businessUuid', 'taken'])

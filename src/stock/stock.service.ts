@@ -74,10 +74,6 @@ export class StockService {
    * transaction; an order without stocked items costs nothing here. Refuses
    * (422, nothing taken: the transaction rolls back) the first line whose
    * item has fewer portions left than the order asks, with `remaining`.
-   * The ledger, which does not depend on the outcome, is held for the
-   * commit now; the take itself, with the storefront's stale mark, is the
-   * transaction's last statement before the commit, so a hot item's row
-   * and its menu's are locked for that statement and the commit only.
    */
   async takeForOrder(tx: Transaction, take: StockTake): Promise<void> {
     // Per item: its setting, the portions of all its lines, and its first line (named in a refusal).
@@ -99,47 +95,40 @@ export class StockService {
       const period = periodOf(setting.mode, zone, instant);
       return { itemUuid, period, portions, quantity: setting.quantity, setting, position };
     });
-    const ledger: NewLedgerEntry[] = items.map(({ itemUuid, portions, period }) => ({
-      businessUuid: take.businessUuid,
-      itemUuid,
-      period,
-      at,
-      delta: -portions,
-      reason: 'order',
-      note: null,
-      orderUuid: take.orderUuid,
-      byUuid: take.byUuid,
-      actor: take.actor,
-    }));
+    const outcomes = await this.repository.takeAll(tx.manager, take.businessUuid, items);
+    for (const { itemUuid, setting, position } of items) {
+      const { ok, count } = outcomes.get(itemUuid)!;
+      // R96: a line asking more than remain is refused, naming the line, with what remains.
+      if (!ok) throw shortOf(position, remainingOf(setting.quantity, count));
+    }
+    const ledger: NewLedgerEntry[] = [];
+    for (const { itemUuid, setting, portions, period } of items) {
+      const { count } = outcomes.get(itemUuid)!;
+      const after = remainingOf(setting.quantity, count);
+      await this.announce(tx, crossings(after + portions, after, setting.lowAt), {
+        ownerUuid: take.ownerUuid,
+        businessUuid: take.businessUuid,
+        menuUuid: take.menuUuid,
+        itemUuid,
+        setting,
+        period,
+        count,
+      });
+      ledger.push({
+        businessUuid: take.businessUuid,
+        itemUuid,
+        period,
+        at,
+        delta: -portions,
+        reason: 'order',
+        note: null,
+        orderUuid: take.orderUuid,
+        byUuid: take.byUuid,
+        actor: take.actor,
+      });
+    }
     await this.repository.holdLedger(tx.manager, ledger);
-    tx.beforeCommit(async () => {
-      // The storefront's stale mark rides with the take: the menu's row is locked from here too.
-      const mark = this.storefront.stockChangeMark(tx, [take.menuUuid]);
-      const outcomes = await this.repository.takeAll(
-        tx.manager,
-        take.businessUuid,
-        items,
-        mark ? [mark] : [],
-      );
-      for (const { itemUuid, setting, position } of items) {
-        const { ok, count } = outcomes.get(itemUuid)!;
-        // R96: a line asking more than remain is refused, naming the line, with what remains.
-        if (!ok) throw shortOf(position, remainingOf(setting.quantity, count));
-      }
-      for (const { itemUuid, setting, portions, period } of items) {
-        const { count } = outcomes.get(itemUuid)!;
-        const after = remainingOf(setting.quantity, count);
-        await this.announce(tx, crossings(after + portions, after, setting.lowAt), {
-          ownerUuid: take.ownerUuid,
-          businessUuid: take.businessUuid,
-          menuUuid: take.menuUuid,
-          itemUuid,
-          setting,
-          period,
-          count,
-        });
-      }
-    });
+    await this.storefront.stockChanged(tx, [take.menuUuid]);
   }
 
   // R98: a rejected or cancelled order gives its portions back, once.
