@@ -8,8 +8,9 @@ import { NewOrder, NewOrderLine, newOrderUuid } from './order-placement.statemen
 import { PlacementState } from './placement-guards';
 import { TabEntity } from './tabs/tab.entity';
 
-/** What the placement writes, made from a body the guards accepted: pure, no database. */
+// What the placement writes, made from a body the guards accepted: pure, no database.
 
+/** An optional text of the body as stored: null when absent or empty. */
 export function optionalText(value: string | undefined): string | null {
   return value === undefined || value === '' ? null : value;
 }
