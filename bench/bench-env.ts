@@ -44,18 +44,25 @@ export const settings = {
 };
 
 /**
- * The node flags of `npm start` (package.json: `node <flags> dist/main.js`),
- * so that the service is measured as the README starts it; none with
- * BENCH_UNBOUNDED=1.
+ * The environment and node flags of `npm start` (package.json:
+ * `[NAME=value …] node <flags> dist/main.js`), so that the service is
+ * measured as the README starts it; none with BENCH_UNBOUNDED=1.
  */
-export function startFlags(): string[] {
-  if (settings.unbounded) return [];
+export function startCommand(): { env: Record<string, string>; flags: string[] } {
+  if (settings.unbounded) return { env: {}, flags: [] };
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   const words: string[] = String(pkg.scripts.start).split(/\s+/).filter(Boolean);
-  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/main.js') {
-    throw new Error(`npm start is not "node <flags> dist/main.js": ${pkg.scripts.start}`);
+  const env: Record<string, string> = {};
+  while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name] = value.join('=');
   }
-  return words.slice(1, -1);
+  if (words[0] !== 'node' || words[words.length - 1] !== 'dist/main.js') {
+    throw new Error(
+      `npm start is not "[NAME=value …] node <flags> dist/main.js": ${pkg.scripts.start}`,
+    );
+  }
+  return { env, flags: words.slice(1, -1) };
 }
 
 /** Whether BENCH_ONLY leaves scenario `id` (P1…P6) in the run. */
@@ -119,6 +126,7 @@ export async function startService(
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
+    ...startCommand().env,
     NODE_ENV: 'production',
     PORT: String(port),
     API_NAMESPACE: NS,
@@ -143,7 +151,7 @@ export async function startService(
   const startedAt = performance.now();
   const child = spawnTracked(
     process.execPath,
-    [...startFlags(), ...settings.serviceNodeArgs, join(ROOT, 'dist', 'main.js')],
+    [...startCommand().flags, ...settings.serviceNodeArgs, join(ROOT, 'dist', 'main.js')],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   child.stdout?.pipe(out);

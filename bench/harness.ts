@@ -46,7 +46,7 @@ import {
   runDeadlineMs,
   settings,
   startCeiling,
-  startFlags,
+  startCommand,
   startService,
   wanted,
 } from './bench-env';
@@ -147,7 +147,8 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       warmupSeconds: settings.warmupSeconds,
       durationSeconds: settings.durationSeconds,
       poolSize: settings.poolSize,
-      serviceNodeFlags: startFlags(),
+      serviceEnv: startCommand().env,
+      serviceNodeFlags: startCommand().flags,
       unbounded: settings.unbounded,
     },
     seedSeconds: seeded.seconds,

@@ -78,6 +78,7 @@ export interface Results {
     durationSeconds: number;
     poolSize: number;
     /** The service's node flags: those of `npm start`, or none with BENCH_UNBOUNDED=1. */
+    serviceEnv?: Record<string, string>;
     serviceNodeFlags: string[];
     /** BENCH_UNBOUNDED=1: the flags of `npm start` were left out. */
     unbounded: boolean;
@@ -235,7 +236,9 @@ export function renderTable(results: Results): string {
       `${s.warmupSeconds} s warm-up, ${s.durationSeconds} s measured, pool ${s.poolSize}.`,
   );
   lines.push(
-    `Service started as npm start does: node ${[...s.serviceNodeFlags, 'dist/main.js'].join(' ')}` +
+    `Service started as npm start does: ${Object.entries(s.serviceEnv ?? {})
+      .map(([name, value]) => `${name}=${value} `)
+      .join('')}node ${[...s.serviceNodeFlags, 'dist/main.js'].join(' ')}` +
       `${s.unbounded ? ' (BENCH_UNBOUNDED=1: without the flags of npm start)' : ''}.`,
   );
   lines.push('');
