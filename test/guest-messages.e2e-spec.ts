@@ -209,16 +209,18 @@ describe('guest messages by WhatsApp and SMS', () => {
       await drainMessages(t);
       expect(whatsapp.calls).toHaveLength(0);
       expect(termii.calls).toHaveLength(3);
-      expect(termii.calls[1].body).toMatchObject({
-        api_key: termii.apiKey,
-        to: GUEST_PHONE.slice(1),
-        from: 'Kitchen',
-        type: 'plain',
-        channel: 'dnd',
-      });
-      expect(termii.calls[1].body.sms).toContain(
-        `Your order ${order.order_reference} at ${catalog.business.title_name} is ready.`,
-      );
+      for (const call of termii.calls) {
+        expect(call.body).toMatchObject({
+          api_key: termii.apiKey,
+          to: GUEST_PHONE.slice(1),
+          from: 'Kitchen',
+          type: 'plain',
+          channel: 'dnd',
+        });
+      }
+      // The lane sends up to four of one provider's messages at once: they may arrive in any order.
+      const ready = `Your order ${order.order_reference} at ${catalog.business.title_name} is ready.`;
+      expect(termii.calls.filter((call) => String(call.body.sms).includes(ready))).toHaveLength(1);
       expect((await storedMessages(t, order.uuid)).map((m) => [m.event, m.status])).toEqual([
         ['accepted', 'sent'],
         ['ready', 'sent'],
