@@ -90,7 +90,7 @@ describe('payments as records: the migration of every order’s payment', () => 
   const tokens = new OrderTokens(TEST_JWT_SECRET);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true });
     await seedOldSchema(database);
     t = await startTestApp({}, { database });
     const [user] = await t.dataSource.query(
