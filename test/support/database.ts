@@ -58,7 +58,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function filled(dir: string): boolean {
+/** Whether `dir` exists and holds anything. */
+export function filled(dir: string): boolean {
   return existsSync(dir) && readdirSync(dir).length > 0;
 }
 

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
 import {
+  filled,
   pgliteMigratedTemplateDir,
   pgliteTemplateDir,
   serverTemplateName,
@@ -36,10 +37,6 @@ function announceSkips(): void {
     );
   }
   process.stdout.write(`\n${notes.map((note) => `Note: ${note}`).join('\n')}\n`);
-}
-
-function filled(dir: string): boolean {
-  return existsSync(dir) && readdirSync(dir).length > 0;
 }
 
 /** Applies every migration to the database `env` names, in a process of its own (see migrate-template.ts). */
