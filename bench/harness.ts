@@ -130,6 +130,7 @@ async function run(workDir: string, dbName: string): Promise<Results> {
   await paystack?.close();
 
   const { scenarios } = state;
+  const started = startCommand();
   const cpuList = cpus();
   return {
     finishedAt: new Date().toISOString(),
@@ -147,8 +148,8 @@ async function run(workDir: string, dbName: string): Promise<Results> {
       warmupSeconds: settings.warmupSeconds,
       durationSeconds: settings.durationSeconds,
       poolSize: settings.poolSize,
-      serviceEnv: startCommand().env,
-      serviceNodeFlags: startCommand().flags,
+      serviceEnv: started.env,
+      serviceNodeFlags: started.flags,
       unbounded: settings.unbounded,
     },
     seedSeconds: seeded.seconds,

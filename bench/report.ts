@@ -77,8 +77,9 @@ export interface Results {
     warmupSeconds: number;
     durationSeconds: number;
     poolSize: number;
-    /** The service's node flags: those of `npm start`, or none with BENCH_UNBOUNDED=1. */
+    /** The environment `npm start` sets before node (absent in results written before it was recorded). */
     serviceEnv?: Record<string, string>;
+    /** The service's node flags: those of `npm start`, or none with BENCH_UNBOUNDED=1. */
     serviceNodeFlags: string[];
     /** BENCH_UNBOUNDED=1: the flags of `npm start` were left out. */
     unbounded: boolean;

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { EmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
 import {
@@ -85,7 +85,7 @@ async function embeddedTemplates(): Promise<void> {
   publish(join(building, 'pgdata'), migrated);
   rmSync(building, { recursive: true, force: true });
   // Templates of migrations that have since changed.
-  const stale = `${template.slice(dirname(template).length + 1)}-migrated-`;
+  const stale = `${basename(template)}-migrated-`;
   for (const name of readdirSync(dirname(template))) {
     const path = join(dirname(template), name);
     if (name.startsWith(stale) && path !== migrated && !name.includes('.')) {
