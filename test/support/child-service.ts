@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { AddressInfo, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { buildService } from './service-build';
 import { TEST_API_KEY, TEST_JWT_SECRET } from './test-app';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -28,31 +29,26 @@ export interface ChildService {
 }
 
 /**
- * The service as its own process, started from the sources the way `npm
- * start` runs the build (src/main.ts through ts-node), so a test can crash it
- * with SIGKILL. `env` is the whole configuration besides keys and port.
+ * The service as its own process, started the way `npm start` runs the
+ * build (`node dist/main.js`, here of the tests' build of the current
+ * sources, see service-build.ts), so a test can crash it with SIGKILL.
+ * `env` is the whole configuration besides keys and port.
  */
 export async function startChildService(env: Record<string, string>): Promise<ChildService> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ['-r', '@local/ts-node/register', join(ROOT, 'src', 'main.ts')],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        TS_NODE_TRANSPILE_ONLY: 'true',
-        TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        API_KEYS: TEST_API_KEY,
-        JWT_SECRET: TEST_JWT_SECRET,
-        PORT: String(port),
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [join(buildService(), 'dist', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      API_KEYS: TEST_API_KEY,
+      JWT_SECRET: TEST_JWT_SECRET,
+      PORT: String(port),
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
