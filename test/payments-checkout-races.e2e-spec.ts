@@ -100,6 +100,12 @@ describe('payments through Paystack: races and retries', () => {
           authorization_url: null,
           error: expect.stringMatching(/Paystack/),
         });
+        // The answer is the order as its guest reads it, the error included.
+        const { order_token: token, owner_note: _note, ...answered } = order;
+        const read = await t.http
+          .get(`${t.orders}/order/${order.uuid}`)
+          .set({ ...guestHeaders(t), 'x-order-token': token });
+        expect(answered).toEqual(expectOk(read, 200));
         fake.mode = 'ok';
         const retried = expectOk(await retry(order.uuid));
         expect(retried.payment).toMatchObject({

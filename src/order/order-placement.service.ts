@@ -17,7 +17,9 @@ import {
 } from './dto/order-response.dto';
 import { CheckoutContext, PaymentRow, PaymentService } from '../payment';
 import { Transaction } from '../database/event-bus';
-import { OrderEntity, OrderLineEntity } from './entities';
+import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
+import { toGuestOrderResponse } from './dto/guest-order-response.dto';
+import { HeardPaymentChange, PaymentChangeListener } from './payment-change.listener';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { OrderRepository } from './order.repository';
@@ -93,6 +95,7 @@ export class OrderPlacementService {
     private readonly tabTokens: TabTokens,
     private readonly statusMoves: OrderStatusMoves,
     private readonly fulfilment: OrderFulfilment,
+    private readonly paymentChanges: PaymentChangeListener,
   ) {}
 
   async placeOrder(
@@ -200,10 +203,14 @@ export class OrderPlacementService {
       body = await this.asPlacedBy(origin, outcome.body.uuid, outcome.body);
     } else {
       // An online payment's checkout is opened only now that the order has committed.
-      const { answer, order, payment, context, lines } = outcome.created!;
+      const { answer, order, payment, context, lines, events } = outcome.created!;
       if (payment?.channel === 'checkout') {
-        await this.payments.openCheckout(snapshotOf(order), payment, context);
-        body = await this.asPlacedBy(origin, order.uuid, answer, lines);
+        const heard = await this.payments.openCheckout(snapshotOf(order), payment, context, (tx) =>
+          this.paymentChanges.heardIn(tx),
+        );
+        body =
+          this.guestAnswerAfter(origin, order, lines, events, heard) ??
+          (await this.asPlacedBy(origin, order.uuid, answer, lines));
       } else {
         body = answer;
       }
@@ -225,6 +232,33 @@ export class OrderPlacementService {
           'Idempotent-Replayed': 'true',
         })
       : new ApiResult(placed, 'Order placed', undefined, outcome.status);
+  }
+
+  /**
+   * The guest's answer after the checkout opened, from what its transaction
+   * wrote and read under the order's lock: the order, the history entries
+   * the placement and the checkout added, and the payments. Undefined, for
+   * the order to be read again, when the checkout's transaction did not
+   * change the order's payments or something else changed the order since
+   * it was placed.
+   */
+  private guestAnswerAfter(
+    origin: Origin,
+    placed: OrderEntity,
+    lines: OrderLineEntity[],
+    placedEvents: OrderEventEntity[],
+    heard: HeardPaymentChange | undefined,
+  ): OrderResponseDto | undefined {
+    if (origin.member || !heard) return undefined;
+    if (new Date(heard.before.updatedAt).getTime() !== new Date(placed.updatedAt).getTime()) {
+      return undefined;
+    }
+    const view = toGuestOrderResponse(heard.order, {
+      lines,
+      events: [...placedEvents, ...heard.events],
+      payments: heard.payments,
+    });
+    return { ...view, owner_note: null };
   }
 
   /**
@@ -267,6 +301,7 @@ export class OrderPlacementService {
     answer: OrderResponseDto;
     order: OrderEntity;
     lines: OrderLineEntity[];
+    events: OrderEventEntity[];
     payment: PaymentRow | null;
     context: CheckoutContext;
   }> {
@@ -387,6 +422,7 @@ export class OrderPlacementService {
       answer,
       order: stored,
       lines,
+      events,
       payment,
       context: { menu: menu.extraData, business: business.extraData },
     };

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { DataSource, EntityManager } from 'typeorm';
 import { fetchAll, fetchOne, rowsTable, sql } from '../database/query-builder';
 import { transactionLock } from '../database/transaction-locks';
@@ -163,28 +164,45 @@ export class OrderRepository {
     return this.updateWithHistory(manager, uuid, changes, events);
   }
 
-  /** Writes the read model of the order's payments (and `events`, as updateOrder); answers the order as stored. */
-  updatePaymentModel(
+  /**
+   * Writes the read model of the order's payments (and `events`, as
+   * updateOrder); answers the order and the history entries as stored
+   * (undefined when there is no such order).
+   */
+  async updatePaymentModel(
     manager: EntityManager,
     uuid: string,
     model: OrderPaymentModel,
     events: readonly NewOrderEvent[] = [],
-  ): Promise<OrderEntity> {
-    return this.updateWithHistory(manager, uuid, model, events);
+  ): Promise<{ order: OrderEntity; events: OrderEventEntity[] } | undefined> {
+    return this.writeWithHistory(manager, uuid, model, events);
   }
 
   private async updateWithHistory(
     manager: EntityManager,
     uuid: string,
-    set: OrderChanges | OrderPaymentModel,
+    set: OrderChanges,
     events: readonly NewOrderEvent[],
   ): Promise<OrderEntity> {
+    return (await this.writeWithHistory(manager, uuid, set, events))!.order;
+  }
+
+  /** The order's columns and its new history entries in one statement, both answered as stored. */
+  private async writeWithHistory(
+    manager: EntityManager,
+    uuid: string,
+    set: OrderChanges | OrderPaymentModel,
+    events: readonly NewOrderEvent[],
+  ): Promise<{ order: OrderEntity; events: OrderEventEntity[] } | undefined> {
     const update = db
       .updateTable('orders')
       .set({ ...set, updatedAt: sql<Date>`now()` })
       .where('uuid', '=', uuid)
       .returningAll();
-    if (events.length === 0) return (await fetchOne(manager, update))!;
+    if (events.length === 0) {
+      const order = await fetchOne(manager, update);
+      return order && { order, events: [] };
+    }
     const rows = events.map((event, i) => ({
       n: i + 1,
       field: event.field,
@@ -194,7 +212,7 @@ export class OrderRepository {
       actor: event.actor,
       reason: event.reason ?? null,
     }));
-    return (await fetchOne(
+    const row = await fetchOne(
       manager,
       db
         .with('u', () => update)
@@ -216,11 +234,36 @@ export class OrderRepository {
                 ])
                 // Ids in the order given.
                 .orderBy('ev.n'),
-            ),
+            )
+            .returningAll(),
         )
         .selectFrom('u')
-        .selectAll(),
-    ))!;
+        .selectAll('u')
+        .select((eb) =>
+          eb
+            .selectFrom('e')
+            .select((inner) =>
+              sql<Array<OrderEventEntity & { createdAt: string }>>`json_agg(${jsonBuildObject({
+                id: sql<string>`${inner.ref('e.id')}::text`,
+                orderUuid: inner.ref('e.orderUuid'),
+                field: inner.ref('e.field'),
+                fromValue: inner.ref('e.fromValue'),
+                toValue: inner.ref('e.toValue'),
+                actorUuid: inner.ref('e.actorUuid'),
+                actor: inner.ref('e.actor'),
+                reason: inner.ref('e.reason'),
+                createdAt: inner.ref('e.createdAt'),
+              })} ORDER BY ${inner.ref('e.id')})`.as('events'),
+            )
+            .as('written'),
+        ),
+    );
+    if (!row) return undefined;
+    const { written, ...order } = row;
+    return {
+      order: order as OrderEntity,
+      events: (written ?? []).map((event) => ({ ...event, createdAt: new Date(event.createdAt) })),
+    };
   }
 
   /**

@@ -12,7 +12,7 @@ import {
   PaymentState,
   paymentStatusOf,
 } from '../payment';
-import { OrderEntity } from './entities';
+import { OrderEntity, OrderEventEntity } from './entities';
 import { OrderPaymentModel, OrderRepository } from './order.repository';
 import { publisher } from './realtime/order-event-bus';
 
@@ -28,6 +28,18 @@ const NOTIFICATION_TITLE: Partial<Record<PaymentState, string>> = {
 
 /** The refunds that count in what was given back: accepted by the provider, or recorded. */
 const COUNTED = ['succeeded', 'processed'];
+
+/** What an order became through a change of its payments, in the transaction of the change. */
+export interface HeardPaymentChange {
+  /** The order as it stood before (as locked by the change). */
+  before: OrderEntity;
+  /** The order after it. */
+  order: OrderEntity;
+  /** The history entries the change added, oldest first. */
+  events: OrderEventEntity[];
+  /** The order's payments and refunds as they stand after it. */
+  payments: PaymentsOfOrder;
+}
 
 /** The read model of an order's payments: the state they add up to, and the money in and out. */
 export function paymentModelOf(
@@ -64,6 +76,9 @@ export function paymentModelOf(
  */
 @Injectable()
 export class PaymentChangeListener {
+  /** Per transaction, what its last change of an order's payments made of the order. */
+  private readonly heard = new WeakMap<Transaction, HeardPaymentChange>();
+
   constructor(
     bus: EventBus,
     private readonly orders: OrderRepository,
@@ -79,6 +94,28 @@ export class PaymentChangeListener {
     const order = await this.orders.findForUpdate(tx.manager, event.orderUuid);
     if (!order) return;
     const all = (await this.payments.ofOrders([order.uuid], tx.manager)).get(order.uuid)!;
+    const heard = await this.follow(tx, event, order, all);
+    this.heard.set(tx, { before: order, ...heard, payments: all });
+  }
+
+  /**
+   * What the order as it stood before the last payment change in `tx` became
+   * through it: the order, the history entries it gained, and its payments
+   * as they stand (undefined when no payment of an order changed in `tx`).
+   * Lets the one who made the change answer with the order without reading
+   * it again.
+   */
+  heardIn(tx: Transaction): HeardPaymentChange | undefined {
+    return this.heard.get(tx);
+  }
+
+  /** The read model, history, notification and announcement of one change. */
+  private async follow(
+    tx: Transaction,
+    event: PaymentChanged,
+    order: OrderEntity,
+    all: PaymentsOfOrder,
+  ): Promise<{ order: OrderEntity; events: OrderEventEntity[] }> {
     const model = paymentModelOf(order, all);
     const from = order.paymentState;
     const to = model.paymentState;
@@ -88,13 +125,12 @@ export class PaymentChangeListener {
       new Money(model.amountPaid).eq(order.amountPaid) &&
       new Money(model.amountRefunded).eq(order.amountRefunded) &&
       model.paymentStatus === order.paymentStatus;
-    if (same) return;
+    if (same) return { order, events: [] };
     if (to === from && !moneyIn) {
-      await this.orders.updatePaymentModel(tx.manager, order.uuid, model);
-      return;
+      return (await this.orders.updatePaymentModel(tx.manager, order.uuid, model))!;
     }
     // The read model and its history entry in one statement.
-    const updated = await this.orders.updatePaymentModel(tx.manager, order.uuid, model, [
+    const written = (await this.orders.updatePaymentModel(tx.manager, order.uuid, model, [
       {
         field: 'payment',
         fromValue: from,
@@ -102,10 +138,11 @@ export class PaymentChangeListener {
         actorUuid: event.userUuid,
         actor: event.actor,
       },
-    ]);
-    if (!NOTIFIED_STATES.includes(to)) return;
-    if (event.notifyOwner) await this.notifyOwner(tx, updated, to);
-    await publisher(tx)('order.updated', updated, ['payment']);
+    ]))!;
+    if (!NOTIFIED_STATES.includes(to)) return written;
+    if (event.notifyOwner) await this.notifyOwner(tx, written.order, to);
+    await publisher(tx)('order.updated', written.order, ['payment']);
+    return written;
   }
 
   private async notifyOwner(tx: Transaction, order: OrderEntity, to: PaymentState): Promise<void> {

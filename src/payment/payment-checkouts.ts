@@ -153,11 +153,18 @@ export class PaymentCheckouts {
   /**
    * Opens the checkout of a payment reserved at placement, once its order
    * has committed. Never throws for the provider's failure: the order stands
-   * and its payment carries the error.
+   * and its payment carries the error. `then` runs in the transaction that
+   * writes the outcome, after the payment's change was heard; what it
+   * answers is answered (undefined when no checkout was to open).
    */
-  async open(order: OrderSnapshot, payment: PaymentRow, context: CheckoutContext): Promise<void> {
+  async open<T = void>(
+    order: OrderSnapshot,
+    payment: PaymentRow,
+    context: CheckoutContext,
+    then?: (tx: Transaction) => T,
+  ): Promise<T | undefined> {
     if (payment.channel !== 'checkout' || payment.status !== 'pending' || !payment.reference)
-      return;
+      return undefined;
     const provider = this.providers.get(payment.method);
     const subaccount = context.business.paystack_subaccount_code;
     const outcome = await provider.openCheckout({
@@ -177,7 +184,7 @@ export class PaymentCheckouts {
     paymentsTotal.inc({ result: outcome.ok ? 'checkout_opened' : 'checkout_failed' });
     if (!outcome.ok) this.logger.warn(`Checkout ${payment.reference} not opened: ${outcome.error}`);
     const now = this.clock.nowMs();
-    await this.bus.transaction(async (tx) => {
+    return this.bus.transaction(async (tx) => {
       // Under the order's payments lock, and only while still pending: a
       // webhook (or the owner) that settled it meanwhile stands, and so does
       // a newer checkout that replaced it. An opened checkout replaces the
@@ -197,6 +204,7 @@ export class PaymentCheckouts {
         SYSTEM,
         outcome.ok ? { replacing: true } : {},
       );
+      return then?.(tx);
     });
   }
 

@@ -56,9 +56,17 @@ export class PaymentService {
     return this.checkouts.start(tx, order, plan);
   }
 
-  /** Opens the checkout reserved at placement, once the order has committed. */
-  openCheckout(order: OrderSnapshot, payment: PaymentRow, context: CheckoutContext): Promise<void> {
-    return this.checkouts.open(order, payment, context);
+  /**
+   * Opens the checkout reserved at placement, once the order has committed;
+   * `then` runs in the transaction that records the outcome, and its answer is answered.
+   */
+  openCheckout<T = void>(
+    order: OrderSnapshot,
+    payment: PaymentRow,
+    context: CheckoutContext,
+    then?: (tx: Transaction) => T,
+  ): Promise<T | undefined> {
+    return this.checkouts.open(order, payment, context, then);
   }
 
   /** A new card checkout for an order that is not paid. */
