@@ -546,18 +546,24 @@ describe('fuzzing every operation of openapi/openapi.json', () => {
     '%s: never a 5xx, always the envelope, nothing stored when refused',
     async (_id, op, index) => {
       const seed = BASE_SEED + index;
+      // The counts after a refused request are the next request's counts
+      // before it (a refused request stored nothing); after an accepted one
+      // they are counted again.
+      let counted: string | undefined;
       await fc.assert(
         fc.asyncProperty(requestFor(op), async (req) => {
-          const before = await tableCounts(t, tables);
+          const before = counted ?? JSON.stringify(await tableCounts(t, tables));
+          counted = undefined;
           const answer = await send(t, op, req, user);
           checkAnswer(op, req, answer);
           if (answer.status >= 400) {
-            const after = await tableCounts(t, tables);
-            if (JSON.stringify(after) !== JSON.stringify(before)) {
+            const after = JSON.stringify(await tableCounts(t, tables));
+            if (after !== before) {
               throw new Error(
-                `a refused request stored rows: ${JSON.stringify(before)} → ${JSON.stringify(after)}\n${describeRequest(op, req, answer)}`,
+                `a refused request stored rows: ${before} → ${after}\n${describeRequest(op, req, answer)}`,
               );
             }
+            counted = after;
           }
         }),
         {
