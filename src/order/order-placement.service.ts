@@ -15,11 +15,9 @@ import {
   PlacedOrderResponseDto,
   toOrderResponse,
 } from './dto/order-response.dto';
-import { CheckoutContext, PaymentRow, PaymentService } from '../payment';
+import { PaymentService } from '../payment';
 import { Transaction } from '../database/event-bus';
-import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
-import { toGuestOrderResponse } from './dto/guest-order-response.dto';
-import { HeardPaymentChange, PaymentChangeListener } from './payment-change.listener';
+import { CommittedPlacement, PlacementAnswers } from './placement-answers';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
 import { OrderRepository } from './order.repository';
@@ -95,7 +93,7 @@ export class OrderPlacementService {
     private readonly tabTokens: TabTokens,
     private readonly statusMoves: OrderStatusMoves,
     private readonly fulfilment: OrderFulfilment,
-    private readonly paymentChanges: PaymentChangeListener,
+    private readonly answers: PlacementAnswers,
   ) {}
 
   async placeOrder(
@@ -197,24 +195,10 @@ export class OrderPlacementService {
     });
     const outcome = await placing.finally(() => this.guessing.settle(guess, findings.unknownCode));
     if (!outcome.replayed) ordersPlaced.inc();
-    let body: OrderResponseDto;
-    if (outcome.replayed) {
-      // The stored answer predates the checkout: the order is read as it stands now.
-      body = await this.asPlacedBy(origin, outcome.body.uuid, outcome.body);
-    } else {
-      // An online payment's checkout is opened only now that the order has committed.
-      const { answer, order, payment, context, lines, events } = outcome.created!;
-      if (payment?.channel === 'checkout') {
-        const heard = await this.payments.openCheckout(snapshotOf(order), payment, context, (tx) =>
-          this.paymentChanges.heardIn(tx),
-        );
-        body =
-          this.guestAnswerAfter(origin, order, lines, events, heard) ??
-          (await this.asPlacedBy(origin, order.uuid, answer, lines));
-      } else {
-        body = answer;
-      }
-    }
+    const byMember = origin.member !== undefined;
+    const body = outcome.replayed
+      ? await this.answers.replayed(byMember, outcome.body)
+      : await this.answers.afterCommit(byMember, outcome.created!);
     if (!origin.member) {
       // R107: a guest's answers never name the people who work there.
       delete body.created_by;
@@ -234,55 +218,6 @@ export class OrderPlacementService {
       : new ApiResult(placed, 'Order placed', undefined, outcome.status);
   }
 
-  /**
-   * The guest's answer after the checkout opened, from what its transaction
-   * wrote and read under the order's lock: the order, the history entries
-   * the placement and the checkout added, and the payments. Undefined, for
-   * the order to be read again, when the checkout's transaction did not
-   * change the order's payments or something else changed the order since
-   * it was placed.
-   */
-  private guestAnswerAfter(
-    origin: Origin,
-    placed: OrderEntity,
-    lines: OrderLineEntity[],
-    placedEvents: OrderEventEntity[],
-    heard: HeardPaymentChange | undefined,
-  ): OrderResponseDto | undefined {
-    if (origin.member || !heard) return undefined;
-    if (new Date(heard.before.updatedAt).getTime() !== new Date(placed.updatedAt).getTime()) {
-      return undefined;
-    }
-    const view = toGuestOrderResponse(heard.order, {
-      lines,
-      events: [...placedEvents, ...heard.events],
-      payments: heard.payments,
-    });
-    return { ...view, owner_note: null };
-  }
-
-  /**
-   * The placement's answer read again as the order stands now, through the
-   * guest's mapping (the guest placed it: no note of the owner's, no member
-   * uuids in its history); `owner_note` stays in the answer's shape, null.
-   */
-  private async asPlacedBy(
-    origin: Origin,
-    uuid: string,
-    fallback: OrderResponseDto,
-    lines?: OrderLineEntity[],
-  ): Promise<OrderResponseDto> {
-    if (lines && !origin.member) {
-      // The lines as placed; the rest read again at once.
-      const view = await this.views.guestWithLines(uuid, lines);
-      return view ? { ...view, owner_note: null } : fallback;
-    }
-    const current = await this.orders.findByUuid(uuid);
-    if (!current) return fallback;
-    if (origin.member) return this.views.owner(current);
-    return { ...(await this.views.guest(current)), owner_note: null };
-  }
-
   // R22: the server notifies the owner.
   /** The server notifies the owner at placement; this older step only confirms the order exists. */
   async acknowledgeNotify(uuid: string): Promise<{ uuid: string; order_reference: string }> {
@@ -297,14 +232,7 @@ export class OrderPlacementService {
     publish: PublishOrderEvent,
     findings: GuardFindings,
     origin: Origin,
-  ): Promise<{
-    answer: OrderResponseDto;
-    order: OrderEntity;
-    lines: OrderLineEntity[];
-    events: OrderEventEntity[];
-    payment: PaymentRow | null;
-    context: CheckoutContext;
-  }> {
+  ): Promise<CommittedPlacement> {
     const manager = tx.manager;
     const { member } = origin;
     // The placement's guards, in order; the first that fails refuses the order.

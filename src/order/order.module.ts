@@ -25,6 +25,7 @@ import { OrderUpdateService } from './order-update.service';
 import { OrderController } from './order.controller';
 import { OrderRepository } from './order.repository';
 import { PaymentChangeListener } from './payment-change.listener';
+import { PlacementAnswers } from './placement-answers';
 import { OrderPaymentsController } from './order-payments.controller';
 import { OrderPaymentsService } from './order-payments.service';
 import { OrderViews } from './order-views';
@@ -111,6 +112,7 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
     OrderNotifyListener,
     OrderEventBus,
     PaymentChangeListener,
+    PlacementAnswers,
     OrderViews,
     OrderPaymentsService,
     OrderStatusMoves,
