@@ -4,10 +4,10 @@ import { jsonb, rowsTable, sql } from '../database/query-builder';
 import type { PaymentProcessor, PaymentState, PaymentStatus } from '../payment';
 import { generateOrderReference } from './domain/order-reference';
 import type { FulfilmentType } from './domain/fulfilment-type';
-import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
+import { OrderEntity, OrderLineEntity } from './entities';
 import type { OrderChannel } from './entities/order.entity';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
-import { db } from './order-tables';
+import { db, insertedEventsJson, OrderEventJson } from './order-tables';
 
 export interface NewOrder {
   uuid: string;
@@ -74,7 +74,7 @@ export interface NewOrderLine {
 /** A placed order with its lines and first history entry, as the placement's statement answers them. */
 export type PlacedRow = OrderEntity & {
   placedLines: OrderLineEntity[] | null;
-  placedEvents: Array<OrderEventEntity & { createdAt: string }> | null;
+  placedEvents: OrderEventJson[] | null;
 };
 
 /** The types of the line columns as the placement writes them. */
@@ -189,22 +189,7 @@ export function placeStatement(order: NewOrder, lines: readonly NewOrderLine[], 
           })}), '[]')`.as('lines'),
         )
         .as('placedLines'),
-      eb
-        .selectFrom('e')
-        .select((eb) =>
-          sql<Array<OrderEventEntity & { createdAt: string }>>`json_agg(${jsonBuildObject({
-            id: sql<string>`${eb.ref('e.id')}::text`,
-            orderUuid: eb.ref('e.orderUuid'),
-            field: eb.ref('e.field'),
-            fromValue: eb.ref('e.fromValue'),
-            toValue: eb.ref('e.toValue'),
-            actorUuid: eb.ref('e.actorUuid'),
-            actor: eb.ref('e.actor'),
-            reason: eb.ref('e.reason'),
-            createdAt: eb.ref('e.createdAt'),
-          })})`.as('events'),
-        )
-        .as('placedEvents'),
+      eb.selectFrom('e').select(insertedEventsJson().as('events')).as('placedEvents'),
     ]);
 }
 

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { DataSource, EntityManager } from 'typeorm';
 import { fetchAll, fetchOne, rowsTable, sql } from '../database/query-builder';
 import { transactionLock } from '../database/transaction-locks';
@@ -7,7 +6,7 @@ import { OrderStatus } from './domain/order-status';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
 import { OrderActor, OrderEventField } from './entities/order-event.entity';
 import { NewOrder, NewOrderLine, PlacedRow, placeStatement } from './order-placement.statement';
-import { db } from './order-tables';
+import { db, eventsFromJson, insertedEventsJson } from './order-tables';
 
 /** Tries before giving up on drawing a free order reference; a clash is already rare. */
 const REFERENCE_ATTEMPTS = 8;
@@ -93,10 +92,7 @@ export class OrderRepository {
       return {
         order: stored,
         lines: [...(placedLines ?? [])].sort((a, b) => a.position - b.position),
-        events: (placedEvents ?? []).map((event) => ({
-          ...event,
-          createdAt: new Date(event.createdAt),
-        })),
+        events: eventsFromJson(placedEvents),
       };
     }
     throw new Error(`No free order reference after ${REFERENCE_ATTEMPTS} draws`);
@@ -239,31 +235,11 @@ export class OrderRepository {
         )
         .selectFrom('u')
         .selectAll('u')
-        .select((eb) =>
-          eb
-            .selectFrom('e')
-            .select((inner) =>
-              sql<Array<OrderEventEntity & { createdAt: string }>>`json_agg(${jsonBuildObject({
-                id: sql<string>`${inner.ref('e.id')}::text`,
-                orderUuid: inner.ref('e.orderUuid'),
-                field: inner.ref('e.field'),
-                fromValue: inner.ref('e.fromValue'),
-                toValue: inner.ref('e.toValue'),
-                actorUuid: inner.ref('e.actorUuid'),
-                actor: inner.ref('e.actor'),
-                reason: inner.ref('e.reason'),
-                createdAt: inner.ref('e.createdAt'),
-              })} ORDER BY ${inner.ref('e.id')})`.as('events'),
-            )
-            .as('written'),
-        ),
+        .select((eb) => eb.selectFrom('e').select(insertedEventsJson().as('events')).as('written')),
     );
     if (!row) return undefined;
     const { written, ...order } = row;
-    return {
-      order: order as OrderEntity,
-      events: (written ?? []).map((event) => ({ ...event, createdAt: new Date(event.createdAt) })),
-    };
+    return { order: order as OrderEntity, events: eventsFromJson(written) };
   }
 
   /**
