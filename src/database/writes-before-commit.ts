@@ -1,12 +1,21 @@
 import { Compilable, OperationNodeSource } from 'kysely';
 import { EntityManager } from 'typeorm';
-import { compileRaw, execute, sql } from './query-builder';
+import { compileRaw, execute, fetchAll, fetchOne, sql, toCamel } from './query-builder';
 
 /** A statement built with the query builder (or the `sql` tag), not yet compiled. */
 export type HeldWrite = Compilable<unknown> & OperationNodeSource;
 
 /** The writes held for each transaction that asked to send them together. */
 const held = new WeakMap<EntityManager, HeldWrite[]>();
+
+/** A held write whose rows its transaction reads once the held writes have been sent. */
+interface HeldLead {
+  write: HeldWrite;
+  then(rows: Record<string, unknown>[]): Promise<void>;
+}
+
+/** The one leading write (writeLeadingBeforeCommit) each such transaction may hold. */
+const leading = new WeakMap<EntityManager, HeldLead>();
 
 /**
  * A write whose outcome nothing later in its transaction reads (a row for
@@ -24,10 +33,33 @@ export async function writeBeforeCommit(manager: EntityManager, write: HeldWrite
 }
 
 /**
+ * A write whose returned rows its transaction reads, but only at its end:
+ * held like writeBeforeCommit's and sent as the part of their statement the
+ * statement reads first, so PostgreSQL runs it to completion before any
+ * held write (its row locks come before theirs). `then` gets its rows (keys
+ * in camelCase) once that statement has answered, still in the transaction:
+ * what it writes is sent at once, and a throw rolls the transaction back.
+ * For a write whose rows other transactions wait for: they are locked by
+ * the last statement before the commit, in no round trip of their own. One
+ * per transaction; outside sendWritesTogether it is sent at once.
+ */
+export async function writeLeadingBeforeCommit<O>(
+  manager: EntityManager,
+  write: Compilable<O> & OperationNodeSource,
+  then: (rows: O[]) => Promise<void>,
+): Promise<void> {
+  if (!held.has(manager)) return then(await fetchAll(manager, write));
+  if (leading.has(manager)) throw new Error('A transaction holds one leading write at most.');
+  leading.set(manager, { write, then: then as HeldLead['then'] });
+}
+
+/**
  * Runs `work` in the transaction of `manager`, then sends the writes it held
  * (see writeBeforeCommit) as one statement: each becomes a data-modifying
  * `WITH` part of it (a SELECT part is read by the statement, so that it runs),
- * in one round trip instead of one each. Nothing is sent if `work` fails.
+ * in one round trip instead of one each; a leading write
+ * (writeLeadingBeforeCommit) goes first and its rows are handed on. Nothing
+ * is sent if `work` fails.
  */
 export async function sendWritesTogether<T>(
   manager: EntityManager,
@@ -39,11 +71,51 @@ export async function sendWritesTogether<T>(
   try {
     const result = await work();
     held.delete(manager);
-    await sendTogether(manager, writes);
+    const lead = leading.get(manager);
+    leading.delete(manager);
+    if (lead) await lead.then(await sendLeading(manager, lead.write, writes));
+    else await sendTogether(manager, writes);
     return result;
   } finally {
     held.delete(manager);
+    leading.delete(manager);
   }
+}
+
+/** The WITH parts of held writes, and the reads that make their SELECT parts run. */
+function partsOf(writes: HeldWrite[]) {
+  // The builder numbers the parameters of every part in one statement.
+  const parts = writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`);
+  const selects = writes.flatMap((write, i) =>
+    write.toOperationNode().kind === 'SelectQueryNode'
+      ? [sql.raw(`(SELECT count(*) FROM w${i})`)]
+      : [],
+  );
+  return { parts, selects };
+}
+
+/**
+ * `lead` and the held writes in one statement: `lead` is read first, whole
+ * (its rows as one JSON array), so it runs before the parts no read reaches,
+ * which PostgreSQL runs once the statement's reads are done.
+ */
+async function sendLeading(
+  manager: EntityManager,
+  lead: HeldWrite,
+  writes: HeldWrite[],
+): Promise<Record<string, unknown>[]> {
+  if (writes.length === 0) return fetchAll(manager, lead as Compilable<Record<string, unknown>>);
+  const { parts, selects } = partsOf(writes);
+  const row = await fetchOne<{ lead: Record<string, unknown>[] | null }>(
+    manager,
+    compileRaw(
+      sql`WITH lead AS (${lead}), ${sql.join(parts, sql`, `)} SELECT ${sql.join(
+        [sql`(SELECT json_agg(lead) FROM lead) AS lead`, ...selects],
+        sql`, `,
+      )}`,
+    ),
+  );
+  return (row?.lead ?? []).map(toCamel);
 }
 
 async function sendTogether(manager: EntityManager, writes: HeldWrite[]): Promise<void> {
@@ -52,13 +124,7 @@ async function sendTogether(manager: EntityManager, writes: HeldWrite[]): Promis
     await execute(manager, writes[0]);
     return;
   }
-  // The builder numbers the parameters of every part in one statement.
-  const parts = writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`);
-  const selects = writes.flatMap((write, i) =>
-    write.toOperationNode().kind === 'SelectQueryNode'
-      ? [sql.raw(`(SELECT count(*) FROM w${i})`)]
-      : [],
-  );
+  const { parts, selects } = partsOf(writes);
   const reads = selects.length ? sql.join(selects, sql`, `) : sql`1`;
   await execute(manager, compileRaw(sql`WITH ${sql.join(parts, sql`, `)} SELECT ${reads}`));
 }

@@ -296,7 +296,7 @@ export class OrderPlacementService {
         consentedAt: stored.createdAt,
       });
     }
-    // The portions of stocked items, late so their rows stay locked only until the commit.
+    // The portions of stocked items, taken by the last statement before the commit.
     await this.stock.takeForOrder(tx, {
       orderUuid: stored.uuid,
       businessUuid: business.uuid,

@@ -10,7 +10,7 @@ import {
   sql,
   Table,
 } from '../database/query-builder';
-import { writeBeforeCommit } from '../database/writes-before-commit';
+import { writeBeforeCommit, writeLeadingBeforeCommit } from '../database/writes-before-commit';
 import { StockCountEntity, StockLedgerEntity } from './stock.entity';
 
 /** The columns of an order's history this module reads: who made its last status move. */
@@ -67,6 +67,40 @@ function counted(row: { taken: unknown; adjusted: unknown }): PeriodCount {
   return { taken: Number(row.taken), adjusted: Number(row.adjusted) };
 }
 
+const inItemOrder = (wanted: readonly WantedPortions[]) =>
+  [...wanted].sort((a, b) => (a.itemUuid < b.itemUuid ? -1 : 1));
+
+/** The take of takeAll: one conditional upsert of the items' counts, in item order. */
+function takeStatement(businessUuid: string, rows: readonly WantedPortions[]) {
+  // The item's row of `wanted`, for the existing row's update (EXCLUDED holds only columns).
+  const wantedOf = (column: 'portions' | 'quantity') =>
+    sql<number>`(SELECT ${sql.ref(`w.${column}`)} FROM wanted w WHERE w.item_uuid = excluded.item_uuid)`;
+  return db
+    .with('wanted', (qb) => qb.selectFrom(rowsTable([...rows], WANTED_TYPES, 'w')).selectAll())
+    .insertInto('stockCounts')
+    .columns(['itemUuid', 'period', 'businessUuid', 'taken'])
+    .expression((eb) =>
+      eb
+        .selectFrom('wanted')
+        .select([
+          'itemUuid',
+          'period',
+          sql<string>`${businessUuid}::uuid`.as('businessUuid'),
+          sql<number>`CASE WHEN portions <= quantity THEN portions ELSE 0 END`.as('taken'),
+        ])
+        .orderBy('itemUuid'),
+    )
+    .onConflict((conflict) =>
+      conflict
+        .columns(['itemUuid', 'period'])
+        .doUpdateSet({ taken: sql<number>`stock_counts.taken + ${wantedOf('portions')}` })
+        .where(
+          sql<boolean>`stock_counts.taken + ${wantedOf('portions')} <= ${wantedOf('quantity')} + stock_counts.adjusted`,
+        ),
+    )
+    .returning(['itemUuid', 'taken', 'adjusted']);
+}
+
 /**
  * Stock counts and the ledger. Every change of a count is one conditional
  * write: the condition is checked against the row as the statement finds
@@ -110,37 +144,36 @@ export class StockRepository {
     businessUuid: string,
     wanted: readonly WantedPortions[],
   ): Promise<Map<string, { ok: boolean; count: PeriodCount }>> {
-    const rows = [...wanted].sort((a, b) => (a.itemUuid < b.itemUuid ? -1 : 1));
-    // The item's row of `wanted`, for the existing row's update (EXCLUDED holds only columns).
-    const wantedOf = (column: 'portions' | 'quantity') =>
-      sql<number>`(SELECT ${sql.ref(`w.${column}`)} FROM wanted w WHERE w.item_uuid = excluded.item_uuid)`;
-    const taken = await fetchAll(
-      manager,
-      db
-        .with('wanted', (qb) => qb.selectFrom(rowsTable(rows, WANTED_TYPES, 'w')).selectAll())
-        .insertInto('stockCounts')
-        .columns(['itemUuid', 'period', 'businessUuid', 'taken'])
-        .expression((eb) =>
-          eb
-            .selectFrom('wanted')
-            .select([
-              'itemUuid',
-              'period',
-              sql<string>`${businessUuid}::uuid`.as('businessUuid'),
-              sql<number>`CASE WHEN portions <= quantity THEN portions ELSE 0 END`.as('taken'),
-            ])
-            .orderBy('itemUuid'),
-        )
-        .onConflict((conflict) =>
-          conflict
-            .columns(['itemUuid', 'period'])
-            .doUpdateSet({ taken: sql<number>`stock_counts.taken + ${wantedOf('portions')}` })
-            .where(
-              sql<boolean>`stock_counts.taken + ${wantedOf('portions')} <= ${wantedOf('quantity')} + stock_counts.adjusted`,
-            ),
-        )
-        .returning(['itemUuid', 'taken', 'adjusted']),
+    const rows = inItemOrder(wanted);
+    const taken = await fetchAll(manager, takeStatement(businessUuid, rows));
+    return this.outcomesOf(manager, rows, taken);
+  }
+
+  /**
+   * takeAll as the transaction's leading write (writeLeadingBeforeCommit):
+   * the counts' rows are locked by the statement that sends the held writes,
+   * just before the commit, and `then` gets the outcomes once it answered
+   * (its refusal rolls the transaction back). Outside a transaction that
+   * holds writes, at once.
+   */
+  takeAllBeforeCommit(
+    manager: EntityManager,
+    businessUuid: string,
+    wanted: readonly WantedPortions[],
+    then: (outcomes: Map<string, { ok: boolean; count: PeriodCount }>) => Promise<void>,
+  ): Promise<void> {
+    const rows = inItemOrder(wanted);
+    return writeLeadingBeforeCommit(manager, takeStatement(businessUuid, rows), async (taken) =>
+      then(await this.outcomesOf(manager, rows, taken)),
     );
+  }
+
+  /** Per item, what the take did: the count after, or the count as it stands when short. */
+  private async outcomesOf(
+    manager: EntityManager,
+    rows: readonly WantedPortions[],
+    taken: ReadonlyArray<{ itemUuid: string; taken: unknown; adjusted: unknown }>,
+  ): Promise<Map<string, { ok: boolean; count: PeriodCount }>> {
     const after = new Map(taken.map((row) => [row.itemUuid, counted(row)]));
     // A row the statement left out is locked but short; read as it stands.
     const short = rows.filter((row) => !after.has(row.itemUuid));

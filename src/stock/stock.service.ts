@@ -12,7 +12,7 @@ import { AdjustStockDto, StockItemResponseDto, StockLedgerEntryDto } from './dto
 import { belowHeld, isDay, remainingOf, shortOf, toLedgerEntry, viewOf } from './stock-answers';
 import { crossings, StockCrossed } from './stock-events';
 import { COUNT_PERIOD, localDayOf, periodOf, stockTimeZone } from './stock-periods';
-import { NewLedgerEntry, PeriodCount, StockRepository } from './stock.repository';
+import { PeriodCount, StockRepository } from './stock.repository';
 
 const NO_BUSINESS = { noPart: 'not_found' as const, message: 'Business not found.' };
 /** The ledger answers at most this many entries, newest first. */
@@ -74,6 +74,10 @@ export class StockService {
    * transaction; an order without stocked items costs nothing here. Refuses
    * (422, nothing taken: the transaction rolls back) the first line whose
    * item has fewer portions left than the order asks, with `remaining`.
+   * The take goes first in the statement that sends the transaction's held
+   * writes, just before the commit: the counts' rows, which every order of
+   * the same items waits for, stay locked for that one round trip and the
+   * commit, and the stocked order sends no statement of its own.
    */
   async takeForOrder(tx: Transaction, take: StockTake): Promise<void> {
     // Per item: its setting, the portions of all its lines, and its first line (named in a refusal).
@@ -95,13 +99,47 @@ export class StockService {
       const period = periodOf(setting.mode, zone, instant);
       return { itemUuid, period, portions, quantity: setting.quantity, setting, position };
     });
-    const outcomes = await this.repository.takeAll(tx.manager, take.businessUuid, items);
+    // Taken by the statement that sends the transaction's held writes, first in it.
+    await this.repository.takeAllBeforeCommit(tx.manager, take.businessUuid, items, (outcomes) =>
+      this.afterTake(tx, take, items, outcomes),
+    );
+    // Held, so sent in that statement after the take (rolled back with a refusal).
+    await this.repository.holdLedger(
+      tx.manager,
+      items.map(({ itemUuid, period, portions }) => ({
+        businessUuid: take.businessUuid,
+        itemUuid,
+        period,
+        at,
+        delta: -portions,
+        reason: 'order',
+        note: null,
+        orderUuid: take.orderUuid,
+        byUuid: take.byUuid,
+        actor: take.actor,
+      })),
+    );
+    await this.storefront.stockChanged(tx, [take.menuUuid]);
+  }
+
+  /** Refuses the first line short (R96), else announces the crossings of what was taken. */
+  private async afterTake(
+    tx: Transaction,
+    take: StockTake,
+    items: ReadonlyArray<{
+      itemUuid: string;
+      period: string;
+      portions: number;
+      setting: StockSetting;
+      position: number;
+    }>,
+    outcomes: Map<string, { ok: boolean; count: PeriodCount }>,
+  ): Promise<void> {
     for (const { itemUuid, setting, position } of items) {
       const { ok, count } = outcomes.get(itemUuid)!;
       // R96: a line asking more than remain is refused, naming the line, with what remains.
       if (!ok) throw shortOf(position, remainingOf(setting.quantity, count));
     }
-    const ledger: NewLedgerEntry[] = [];
     for (const { itemUuid, setting, portions, period } of items) {
       const { count } = outcomes.get(itemUuid)!;
       const after = remainingOf(setting.quantity, count);
@@ -114,21 +152,7 @@ export class StockService {
         period,
         count,
       });
-      ledger.push({
-        businessUuid: take.businessUuid,
-        itemUuid,
-        period,
-        at,
-        delta: -portions,
-        reason: 'order',
-        note: null,
-        orderUuid: take.orderUuid,
-        byUuid: take.byUuid,
-        actor: take.actor,
-      });
     }
-    await this.repository.holdLedger(tx.manager, ledger);
-    await this.storefront.stockChanged(tx, [take.menuUuid]);
   }
 
   // R98: a rejected or cancelled order gives its portions back, once.

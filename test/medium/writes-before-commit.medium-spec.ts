@@ -1,7 +1,12 @@
 import { EntityManager } from 'typeorm';
 import { queryBuilder, noTables, sql } from '../../src/database/query-builder';
-import { sendWritesTogether, writeBeforeCommit } from '../../src/database/writes-before-commit';
+import {
+  sendWritesTogether,
+  writeBeforeCommit,
+  writeLeadingBeforeCommit,
+} from '../../src/database/writes-before-commit';
 import { createMediumContext, MediumContext } from '../support/medium';
+import { serverOnly } from '../support/server-only';
 
 interface HeldWriteRow {
   id: number;
@@ -105,5 +110,123 @@ describe('writes sent together before commit', () => {
       const seen = await manager.query(`SELECT label FROM held_writes WHERE id = 5`);
       expect(seen).toEqual([{ label: 'now' }]);
     });
+  });
+
+  const bump = (id: number) =>
+    db
+      .updateTable('heldWrites')
+      .set((eb) => ({ n: eb('n', '+', 1) }))
+      .where('id', '=', id)
+      .returning(['id', 'n', 'label']);
+
+  it('sends a leading write first in the held writes’ statement and hands its rows on', async () => {
+    await ctx.sql(`INSERT INTO held_writes (id, label) VALUES (1, 'led')`);
+    let handed: unknown[] = [];
+    let sent: Array<{ sql: string; params: unknown }> = [];
+    await ctx.dataSource.transaction(async (manager) => {
+      sent = await sentDuring(manager, () =>
+        sendWritesTogether(manager, async () => {
+          await writeBeforeCommit(manager, insert(2, 'two'));
+          await writeLeadingBeforeCommit(manager, bump(1), async (rows) => {
+            handed = rows;
+            // Still in the transaction: the held writes are in, and what is written now is sent at once.
+            const [{ c }] = await manager.query(`SELECT count(*)::int AS c FROM held_writes`);
+            expect(c).toBe(2);
+            await writeBeforeCommit(manager, insert(3, 'after'));
+          });
+          await writeBeforeCommit(
+            manager,
+            noTables.selectNoFrom(sql`pg_notify(${'held_writes'}, ${'x'})`.as('notified')),
+          );
+          expect(handed).toEqual([]);
+        }),
+      );
+    });
+    const statements = sent.filter((statement) => !/count\(\*\)::int/.test(statement.sql));
+    expect(statements).toHaveLength(2);
+    expect(statements[0].sql).toMatch(/^WITH lead AS \(update/);
+    expect(statements[0].params).toEqual([1, 1, 2, 'two', 0, 'held_writes', 'x']);
+    expect(handed).toEqual([{ id: 1, n: 1, label: 'led' }]);
+    expect(await rows()).toEqual([
+      { id: 1, label: 'led', n: 1 },
+      { id: 2, label: 'two', n: 0 },
+      { id: 3, label: 'after', n: 0 },
+    ]);
+  });
+
+  it('rolls the leading write and the held writes back when what reads its rows refuses', async () => {
+    await ctx.sql(`INSERT INTO held_writes (id, label) VALUES (1, 'led')`);
+    await expect(
+      ctx.dataSource.transaction((manager) =>
+        sendWritesTogether(manager, async () => {
+          await writeLeadingBeforeCommit(manager, bump(1), async (rows) => {
+            if ((rows[0] as { n: number }).n > 0) throw new Error('short');
+          });
+          await writeBeforeCommit(manager, insert(2, 'two'));
+        }),
+      ),
+    ).rejects.toThrow('short');
+    expect(await rows()).toEqual([{ id: 1, label: 'led', n: 0 }]);
+  });
+
+  it('sends a leading write at once outside such a transaction, and refuses a second one', async () => {
+    await ctx.sql(`INSERT INTO held_writes (id, label) VALUES (1, 'led')`);
+    const handed: unknown[] = [];
+    await ctx.dataSource.transaction(async (manager) => {
+      await writeLeadingBeforeCommit(manager, bump(1), async (rows) => {
+        handed.push(...rows);
+      });
+      expect(handed).toEqual([{ id: 1, n: 1, label: 'led' }]);
+    });
+    await expect(
+      ctx.dataSource.transaction((manager) =>
+        sendWritesTogether(manager, async () => {
+          await writeLeadingBeforeCommit(manager, bump(1), async () => {});
+          await writeLeadingBeforeCommit(manager, bump(1), async () => {});
+        }),
+      ),
+    ).rejects.toThrow('one leading write at most');
+    expect(await rows()).toEqual([{ id: 1, label: 'led', n: 1 }]);
+  });
+
+  // Two transactions at once: the embedded database serves one connection.
+  serverOnly('locks the leading write’s rows before any held write’s', async () => {
+    await ctx.sql(`INSERT INTO held_writes (id, label) VALUES (1, 'led'), (2, 'held')`);
+    const blocker = ctx.dataSource.createQueryRunner();
+    await blocker.connect();
+    await blocker.startTransaction();
+    try {
+      // Another transaction holds the held write's row.
+      await blocker.query(`SELECT id FROM held_writes WHERE id = 2 FOR UPDATE`);
+      const writing = ctx.dataSource.transaction((manager) =>
+        sendWritesTogether(manager, async () => {
+          await writeBeforeCommit(
+            manager,
+            db.updateTable('heldWrites').set({ label: 'changed' }).where('id', '=', 2),
+          );
+          await writeLeadingBeforeCommit(manager, bump(1), async () => {});
+        }),
+      );
+      // While the statement waits for row 2, it already holds the leading write's row 1.
+      let locked = false;
+      for (let attempt = 0; attempt < 100 && !locked; attempt++) {
+        // On a connection of its own, outside any transaction: its lock lasts its statement.
+        const probe = await ctx.sql(
+          `SELECT id FROM held_writes WHERE id = 1 FOR UPDATE SKIP LOCKED`,
+        );
+        locked = probe.length === 0;
+        if (!locked) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(locked).toBe(true);
+      await blocker.commitTransaction();
+      await writing;
+    } finally {
+      if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+      await blocker.release();
+    }
+    expect(await rows()).toEqual([
+      { id: 1, label: 'led', n: 1 },
+      { id: 2, label: 'changed', n: 0 },
+    ]);
   });
 });
