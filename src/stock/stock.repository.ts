@@ -130,33 +130,20 @@ export class StockRepository {
   // R96: portions are taken by one conditional decrement, never read then written.
   /**
    * Takes each item's `portions` from its period in one statement, where
-   * that many remain of `quantity` + adjusted: per item, the count after
-   * (`ok`), or the count as it stands with nothing taken. A period without
+   * that many remain of `quantity` + adjusted, and hands `then` per item the
+   * count after (`ok`), or the count as it stands with nothing taken. The
+   * statement is the transaction's leading write (writeLeadingBeforeCommit):
+   * it goes first in the one that sends the held writes, just before the
+   * commit, and `then` runs once it has answered (outside a transaction
+   * that holds writes, at once). A period without
    * a row gets its row here (nothing adjusted), holding the portions when
    * `quantity` covers them. The rows are locked in item order, so two
    * orders of the same items never wait for each other crosswise; each
    * condition is checked on the row as it stands once any other transaction
    * holding it has ended. A refusal leaves the takes of the other items in
-   * place: the caller rolls its transaction back.
+   * place: `then` throws, and the transaction rolls back.
    */
-  async takeAll(
-    manager: EntityManager,
-    businessUuid: string,
-    wanted: readonly WantedPortions[],
-  ): Promise<Map<string, { ok: boolean; count: PeriodCount }>> {
-    const rows = inItemOrder(wanted);
-    const taken = await fetchAll(manager, takeStatement(businessUuid, rows));
-    return this.outcomesOf(manager, rows, taken);
-  }
-
-  /**
-   * takeAll as the transaction's leading write (writeLeadingBeforeCommit):
-   * the counts' rows are locked by the statement that sends the held writes,
-   * just before the commit, and `then` gets the outcomes once it answered
-   * (its refusal rolls the transaction back). Outside a transaction that
-   * holds writes, at once.
-   */
-  takeAllBeforeCommit(
+  takeAll(
     manager: EntityManager,
     businessUuid: string,
     wanted: readonly WantedPortions[],

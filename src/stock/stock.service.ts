@@ -100,7 +100,7 @@ export class StockService {
       return { itemUuid, period, portions, quantity: setting.quantity, setting, position };
     });
     // Taken by the statement that sends the transaction's held writes, first in it.
-    await this.repository.takeAllBeforeCommit(tx.manager, take.businessUuid, items, (outcomes) =>
+    await this.repository.takeAll(tx.manager, take.businessUuid, items, (outcomes) =>
       this.afterTake(tx, take, items, outcomes),
     );
     // Held, so sent in that statement after the take (rolled back with a refusal).

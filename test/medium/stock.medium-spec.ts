@@ -153,13 +153,34 @@ describe('StockRepository.takeAll: an order’s items in one statement', () => {
     portions,
     quantity,
   });
-  /** Takes in a transaction of its own; `rollBack` ends it as a refused placement does. */
+  /**
+   * Takes in a transaction of its own, as placement does (the take leads the
+   * statement of the held writes, here a ledger row's); `rollBack` ends it
+   * as a refused placement does, from what reads the outcomes.
+   */
   const takeAll = async (wanted: Array<ReturnType<typeof want>>, rollBack = false) => {
     let seen: Map<string, { ok: boolean; count: { taken: number; adjusted: number } }> | undefined;
     await bus
       .transaction(async (tx) => {
-        seen = await repository.takeAll(tx.manager, business, wanted);
-        if (rollBack) throw new Error('refused');
+        await repository.takeAll(tx.manager, business, wanted, async (outcomes) => {
+          seen = outcomes;
+          if (rollBack) throw new Error('refused');
+        });
+        await repository.holdLedger(tx.manager, [
+          {
+            businessUuid: business,
+            itemUuid: wanted[0].itemUuid,
+            period,
+            at: new Date(),
+            delta: -wanted[0].portions,
+            reason: 'order',
+            note: null,
+            orderUuid: randomUUID(),
+            byUuid: null,
+            actor: 'guest',
+          },
+        ]);
+        expect(seen).toBeUndefined();
       })
       .catch((error: unknown) => {
         if (!rollBack) throw error;
