@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /*
- * The odd values the fuzz suite (test/fuzz.e2e-spec.ts) breaks requests with:
+ * The odd values the fuzz suite (test/support/fuzz-suite.ts) breaks requests with:
  * strings PostgreSQL cannot store, injection and path fragments, huge and
  * deeply nested values.
  */
