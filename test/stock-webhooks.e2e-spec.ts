@@ -22,7 +22,13 @@ describe('stock webhooks: stock.low and item.sold_out once per crossing', () => 
   const receiver = new WebhookReceiver();
 
   beforeAll(async () => {
-    t = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1' });
+    t = await startTestApp({
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1',
+      // One delivery at a time to an endpoint (two by default), oldest first, so
+      // the crossings arrive in the order they happened and the test can say so.
+      OUTBOX_WEBHOOK_PER_ENDPOINT: '1',
+    });
     worker = t.app.get(OutboxWorker);
     clock = t.app.get(Clock);
     owner = await createUser(t);
