@@ -1,23 +1,10 @@
 import { createTestDatabase } from './support/database';
+import { readUntil } from './support/read-until';
 import { serverOnly } from './support/server-only';
 import { newBusiness, newItem, newMenu, entityPath } from './support/entity';
 import { expectOk } from './support/expect';
 import { apiHeaders, createUser } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
-
-/** Reads until `accept` holds, at most `attempts` times, 50 ms apart; answers the last read. */
-async function readUntil<T>(
-  read: () => Promise<T>,
-  accept: (value: T) => boolean,
-  attempts = 40,
-): Promise<T> {
-  let value = await read();
-  for (let i = 1; i < attempts && !accept(value); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 
 describe('storefront cache across processes', () => {
   serverOnly('a write through one process shows at once in the storefront of another', async () => {

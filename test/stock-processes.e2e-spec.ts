@@ -5,11 +5,12 @@ import { Catalog, newCatalog } from './support/entity';
 import { expectError, expectOk } from './support/expect';
 import { apiHeaders, createUser, TestUser } from './support/factory';
 import { cartLine, guestHeaders, orderBody } from './support/order';
+import { readUntil } from './support/read-until';
 import { serverOnly } from './support/server-only';
 import { startTestApp, TestApp } from './support/test-app';
 
 // R96: exactly as many orders as portions, whichever process takes them.
-// R97: the storefront of one process shows what another took, at once.
+// R97: the storefront of one process shows what another took or restocked, at once.
 describe('stock across two service processes on one PostgreSQL server', () => {
   let db: TestDatabase | undefined;
   let t: TestApp | undefined;
@@ -24,11 +25,12 @@ describe('stock across two service processes on one PostgreSQL server', () => {
   });
 
   serverOnly(
-    '30 simultaneous orders for 5 portions, half through each process, give exactly 5',
+    '30 simultaneous orders for 5 portions, half through each process, give exactly 5; a restock through one shows in the other',
     async () => {
       db = await createTestDatabase();
       t = await startTestApp({}, { database: db });
-      child = await startChildService({ ...db.env, STOREFRONT_CACHE_TTL_MS: '2000' });
+      // A long cache, so only hearing of a change can make a process show another's.
+      child = await startChildService({ ...db.env, STOREFRONT_CACHE_TTL_MS: '60000' });
       await child.ready();
       owner = await createUser(t);
       catalog = await newCatalog(t, owner, {
@@ -67,6 +69,23 @@ describe('stock across two service processes on one PostgreSQL server', () => {
       const shown = await storefront(other);
       expect(shown.stock_remaining).toBe(0);
       expect(shown.extra_data.available).toBe(false);
+
+      // A restock through the first process only: the other drops its cached storefront when it hears of it.
+      expect(await storefront(other)).toMatchObject({ stock_remaining: 0 }); // cached again
+      expectOk(
+        await t.http
+          .post(
+            `${t.core}/businesses/${catalog.business.uuid}/stock/${catalog.items[0].uuid}/adjust`,
+          )
+          .set(owner.headers)
+          .send({ delta: 3, reason: 'restock' }),
+      );
+      const restocked = await readUntil(
+        () => storefront(other),
+        (item) => item.stock_remaining === 3,
+      );
+      expect(restocked.stock_remaining).toBe(3);
+      expect(restocked.extra_data.available).not.toBe(false);
     },
     120_000,
   );

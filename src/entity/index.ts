@@ -2,6 +2,7 @@
  * The entity module's front door: what other modules may use of it.
  */
 import { EntityRecord } from './entity-record.entity';
+import { StorefrontMarkEntity } from './storefront-mark.entity';
 
 export { EntityModule } from './entity.module';
 export { EntityService } from './entity.service';
@@ -12,7 +13,7 @@ export { EXTRA_DATA_DOCUMENTS } from './extra-data-openapi';
 export type { ExtraDataDocument } from './extra-data-openapi';
 
 /** The entity module's tables, registered with the database by the composition root. */
-export const ENTITY_ENTITIES = [EntityRecord];
+export const ENTITY_ENTITIES = [EntityRecord, StorefrontMarkEntity];
 export type { OrderableMenu } from './orderable-menu';
 export { readBusinessView, readMenuItemView, readMenuView } from './extra-data-views';
 export { ALLERGENS } from './domain/menu-labels';

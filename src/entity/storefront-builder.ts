@@ -37,10 +37,11 @@ export class StorefrontBuilder {
    * in one snapshot, and stores it unless a write came after that snapshot.
    */
   async build(businessMetaKey: string, menuMetaKey: string): Promise<StoredDocument> {
-    const { version, result } = await this.documents.inSnapshot(
+    const { built, result } = await this.documents.inSnapshot(
       businessMetaKey,
       menuMetaKey,
       (manager) => this.readRecords(businessMetaKey, menuMetaKey, manager),
+      (records) => records.menu.uuid,
     );
     const { business, menu, items, stock } = result;
     // open_now, next_change_at, availability and the wait are added to each answer, never stored. The
@@ -69,7 +70,7 @@ export class StorefrontBuilder {
     if (stock?.untilMs) inputs.stock_until = stock.untilMs;
     const document = await makeDocument(data, STOREFRONT_MESSAGE, inputs);
     const stored = { document, businessUuid: business.uuid, menuUuid: menu.uuid };
-    await this.documents.store(businessMetaKey, menuMetaKey, version, stored);
+    await this.documents.store(businessMetaKey, menuMetaKey, built, stored);
     return stored;
   }
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
+import { Transaction } from '../database/event-bus';
 import { PgNotifications } from '../database/pg-notifications';
 import { isUuid } from '../common/uuid';
 
@@ -141,6 +142,25 @@ export class StorefrontCache<T = unknown> implements OnModuleInit {
     this.notifications.publish(INVALIDATION_CHANNEL, payload).catch((error: unknown) => {
       this.logger.warn(`Telling other processes about a write failed: ${String(error)}`);
     });
+  }
+
+  /**
+   * Call in the transaction of a change to these records: every other
+   * process hears of it at the commit (its NOTIFY is held with the
+   * transaction's writes, so the change sends no statement of its own for
+   * it), and this one drops them once it has committed.
+   */
+  async invalidateAtCommit(
+    tx: Transaction,
+    uuids: Array<string | null | undefined>,
+  ): Promise<void> {
+    const touched = uuids.filter((uuid): uuid is string => !!uuid);
+    if (touched.length === 0) return;
+    if (this.ttlMs > 0) {
+      const payload = [...touched, this.origin].join(',');
+      await this.notifications.publish(INVALIDATION_CHANNEL, payload, tx.manager);
+    }
+    tx.afterCommit(() => this.drop(touched));
   }
 
   private drop(uuids: string[]): void {

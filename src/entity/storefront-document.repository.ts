@@ -1,10 +1,11 @@
+import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CoalescedReads } from '../database/coalesced-reads';
 import { compileRaw, queryBuilder, sql, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
-import { EntityRecord } from './entity-record.entity';
 import { StorefrontAnswerInputs, StorefrontDocument } from './storefront-document';
+import { StorefrontMarkEntity } from './storefront-mark.entity';
 
 /** Which stored forms of a document a read fetches (a 304 check fetches neither). */
 export interface DocumentForms {
@@ -20,21 +21,36 @@ export interface StoredEtag {
   menuUuid: string;
 }
 
+/** What a build read: the row's version (null: no row yet) and the sum of its menu's marks. */
+export interface BuiltFrom {
+  version: string | null;
+  marks: string;
+}
+
 export interface StoredDocument {
   document: StorefrontDocument;
   businessUuid: string;
   menuUuid: string;
 }
 
+/**
+ * Whether a stored storefront is fresh: no write to its records since its
+ * build (`version`), and no other change to what it shows (its menu's marks,
+ * see StorefrontMarkEntity). `d` is the storefront_documents row.
+ */
+const FRESH_SQL = `d.version = d.built_version AND d.body IS NOT NULL
+  AND d.built_marks = (SELECT coalesce(sum(mark.version), 0) FROM storefront_marks mark
+                        WHERE mark.menu_uuid = d.menu_uuid)`;
+
 /** The stored storefront of a URL's two meta_keys, or null when there is none. */
 const READ_SQL = `
-  SELECT version = built_version AND body IS NOT NULL AS fresh,
+  SELECT ${FRESH_SQL} AS fresh,
          CASE WHEN $3 THEN convert_from(body, 'UTF8') END AS body,
          convert_from(substring(body FROM data_end + 1), 'UTF8') AS suffix,
          CASE WHEN $4 THEN gzip_prefix END AS gzip_prefix,
          data_end, prefix_crc::text AS prefix_crc, etag, answer_inputs,
          business_uuid::text AS business_uuid, menu_uuid::text AS menu_uuid
-    FROM storefront_documents
+    FROM storefront_documents d
    WHERE business_key = lower($1) AND menu_key = lower($2)`;
 
 /**
@@ -48,24 +64,18 @@ const READ_ETAGS_SQL = `
          d.business_uuid::text AS business_uuid, d.menu_uuid::text AS menu_uuid
     FROM unnest($1::text[], $2::text[]) AS k(b, m)
    CROSS JOIN LATERAL (
-     SELECT etag, answer_inputs, business_uuid, menu_uuid FROM storefront_documents
-      WHERE business_key = lower(k.b) AND menu_key = lower(k.m)
-        AND version = built_version AND body IS NOT NULL
+     SELECT d.etag, d.answer_inputs, d.business_uuid, d.menu_uuid FROM storefront_documents d
+      WHERE d.business_key = lower(k.b) AND d.menu_key = lower(k.m) AND ${FRESH_SQL}
       LIMIT 1) d`;
 
-/** The columns of storefront_documents that marking a menu stale writes (the table has no entity class). */
-interface StorefrontDocumentRow {
-  businessKey: string;
-  menuKey: string;
-  businessUuid: string;
-  menuUuid: string;
-  version: number;
-}
+/**
+ * How many rows of marks a menu has: changes that commit side by side lock
+ * one of them each, at random, so they seldom wait for each other; a read
+ * of a storefront sums at most this many.
+ */
+export const MARK_SHARDS = 16;
 
-const db = queryBuilder<{
-  storefrontDocuments: StorefrontDocumentRow;
-  entities: Table<EntityRecord>;
-}>();
+const db = queryBuilder<{ storefrontMarks: Table<StorefrontMarkEntity, 'version'> }>();
 
 interface StoredEtagRow {
   business_key: string;
@@ -149,95 +159,89 @@ export class StorefrontDocumentRepository {
   }
 
   /**
-   * Marks the stored storefronts of these menus stale, creating the row of
-   * each that has none yet (as the entities' trigger does), so that a build
-   * which read the menu before a change can never store itself as fresh.
-   * Held for the commit of the change's transaction (writeBeforeCommit): the
-   * version moves in the same commit as the change, with no round trip of
-   * its own, and the row stays locked only from the held writes to the
-   * commit, the last lock the change takes. Outside such a transaction it
-   * is sent at once.
+   * Marks the stored storefronts of these menus stale: adds 1 to one of
+   * each menu's mark rows, chosen at random (see StorefrontMarkEntity), so
+   * that a build which read the menu before the change can never be read
+   * as fresh. Held for the commit of the change's transaction
+   * (writeBeforeCommit): the mark commits with the change, with no round
+   * trip of its own, and its row stays locked only from the held writes to
+   * the commit. Outside such a transaction it is sent at once.
    */
   async markMenusStale(manager: EntityManager, menuUuids: readonly string[]): Promise<void> {
     if (menuUuids.length === 0) return;
+    // In menu order, so two changes of the same menus never wait for each other crosswise.
+    const marks = [...new Set(menuUuids)]
+      .sort()
+      .map((menuUuid) => ({ menuUuid, shard: randomInt(MARK_SHARDS) }));
     await writeBeforeCommit(
       manager,
       db
-        .insertInto('storefrontDocuments')
-        .columns(['businessKey', 'menuKey', 'businessUuid', 'menuUuid'])
-        .expression(
-          db
-            .selectFrom('entities as m')
-            .innerJoin('entities as b', (join) =>
-              join.onRef('b.uuid', '=', 'm.parentEntityUuid').on('b.parentEntityUuid', 'is', null),
-            )
-            .select([
-              sql<string>`lower(b.meta_key)`.as('businessKey'),
-              sql<string>`lower(m.meta_key)`.as('menuKey'),
-              'b.uuid as businessUuid',
-              'm.uuid as menuUuid',
-            ])
-            .where('m.uuid', 'in', [...menuUuids])
-            .where('m.metaKey', 'is not', null)
-            .where('b.metaKey', 'is not', null)
-            .where('m.trashedAt', 'is', null)
-            .where('b.trashedAt', 'is', null),
-        )
+        .insertInto('storefrontMarks')
+        .values(marks)
         .onConflict((conflict) =>
           conflict
-            .columns(['businessKey', 'menuKey'])
-            .doUpdateSet((eb) => ({ version: eb('storefrontDocuments.version', '+', 1) })),
+            .columns(['menuUuid', 'shard'])
+            .doUpdateSet({ version: sql<string>`storefront_marks.version + 1` }),
         ),
     );
   }
 
   /**
    * Runs `read` (the build's reads of the records) in one snapshot with the
-   * row's version, so the document it makes is exactly as of that version.
+   * row's version and the sum of the menu's marks (`menuOf` names the menu
+   * the reads found), so the document it makes is exactly as of both.
    */
   async inSnapshot<T>(
     businessMetaKey: string,
     menuMetaKey: string,
     read: (manager: EntityManager) => Promise<T>,
-  ): Promise<{ version: string | null; result: T }> {
+    menuOf: (result: T) => string,
+  ): Promise<{ built: BuiltFrom; result: T }> {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       const rows: Array<{ version: string }> = await manager.query(
         `SELECT version::text AS version FROM storefront_documents
           WHERE business_key = lower($1) AND menu_key = lower($2)`,
         [businessMetaKey, menuMetaKey],
       );
-      const version = rows[0]?.version ?? null;
-      return { version, result: await read(manager) };
+      const result = await read(manager);
+      const marks: Array<{ marks: string }> = await manager.query(
+        `SELECT coalesce(sum(version), 0)::text AS marks FROM storefront_marks WHERE menu_uuid = $1`,
+        [menuOf(result)],
+      );
+      return { built: { version: rows[0]?.version ?? null, marks: marks[0].marks }, result };
     });
   }
 
   /**
-   * Stores a document built in a snapshot of `version` (null: there was no
-   * row). It is stored only while that is still the row's version: a write
+   * Stores a document built in the snapshot of `built`. It is stored only
+   * while its version is still the row's (null: there was no row): a write
    * committed since has bumped it (or created the row), and then the row
-   * stays stale for the next reader to rebuild.
+   * stays stale for the next reader to rebuild. A mark committed since
+   * leaves it stored but stale (its sum of marks is no longer the menu's).
    */
   async store(
     businessMetaKey: string,
     menuMetaKey: string,
-    version: string | null,
+    built: BuiltFrom,
     stored: StoredDocument & { document: { prefix: Buffer; gzipPrefix: Buffer } },
   ): Promise<void> {
     const { document } = stored;
     const body = document.body ?? Buffer.concat([document.prefix, document.suffix]);
     const insert = compileRaw(sql`INSERT INTO storefront_documents AS d (business_key, menu_key,
-         business_uuid, menu_uuid, version, built_version, built_at, body, data_end, gzip_prefix,
-         prefix_crc, etag, answer_inputs)
+         business_uuid, menu_uuid, version, built_version, built_marks, built_at, body, data_end,
+         gzip_prefix, prefix_crc, etag, answer_inputs)
        VALUES (lower(${businessMetaKey}), lower(${menuMetaKey}), ${stored.businessUuid},
-         ${stored.menuUuid}, 1, 1, now(), ${body}, ${document.prefixLength}, ${document.gzipPrefix},
-         ${document.prefixCrc}, ${document.etag}, ${JSON.stringify(document.answerInputs)}::jsonb)
+         ${stored.menuUuid}, 1, 1, ${built.marks}::bigint, now(), ${body}, ${document.prefixLength},
+         ${document.gzipPrefix}, ${document.prefixCrc}, ${document.etag},
+         ${JSON.stringify(document.answerInputs)}::jsonb)
        ON CONFLICT (business_key, menu_key) DO UPDATE SET
          business_uuid = EXCLUDED.business_uuid, menu_uuid = EXCLUDED.menu_uuid,
-         built_version = d.version, built_at = EXCLUDED.built_at, body = EXCLUDED.body,
+         built_version = d.version, built_marks = EXCLUDED.built_marks,
+         built_at = EXCLUDED.built_at, body = EXCLUDED.body,
          data_end = EXCLUDED.data_end, gzip_prefix = EXCLUDED.gzip_prefix,
          prefix_crc = EXCLUDED.prefix_crc, etag = EXCLUDED.etag,
          answer_inputs = EXCLUDED.answer_inputs
-       WHERE d.version = ${version}::bigint`);
+       WHERE d.version = ${built.version}::bigint`);
     await this.dataSource.query(insert.sql, [...insert.parameters]);
   }
 }

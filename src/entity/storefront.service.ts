@@ -57,16 +57,17 @@ export class StorefrontService {
   /**
    * Call in the transaction of a change of stock: marks the stored
    * storefronts of these menus stale in that transaction (a write held for
-   * its commit, so a build that read the counts before the change can never
-   * store itself as fresh), and once it has committed drops their cached
-   * answers here and in every other process. A read that starts after the
-   * change has answered never shows what remained before it.
+   * its commit, so a build that read the counts before the change is never
+   * read as fresh), and drops their cached answers in every other process
+   * at its commit (a NOTIFY held with it) and here once it has committed. A
+   * read that starts after the change has answered never shows what
+   * remained before it.
    */
   async stockChanged(tx: Transaction, menuUuids: ReadonlyArray<string | null>): Promise<void> {
     const menus = [...new Set(menuUuids.filter((uuid): uuid is string => !!uuid))];
     if (menus.length === 0) return;
     await this.documents.markMenusStale(tx.manager, menus);
-    tx.afterCommit(() => this.cache.invalidate(menus));
+    await this.cache.invalidateAtCommit(tx, menus);
   }
 
   /** Whether a business is open now (see businessOpenState). */
