@@ -1,11 +1,12 @@
 import { Type } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { DiscoveryService, NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/config';
 import { EXTRA_DATA_DOCUMENTS } from './entity';
 import { answerParserErrors } from './http/client-error';
+import { EnvelopeExpressAdapter, envelopeRoutes } from './http/envelope-routes';
 import { installHttpPipeline } from './http/http-setup';
 import { applyUrlSpaces } from './http/url-space';
 import { recordHttpMetrics } from './metrics/http-metrics.middleware';
@@ -26,6 +27,7 @@ export async function createApp(
   applyUrlSpaces(config.namespace);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.forRoot(config, options.extraModules),
+    new EnvelopeExpressAdapter(),
     {
       bodyParser: false,
       // Webhook signatures are checked over the raw body (req.rawBody).
@@ -35,6 +37,13 @@ export async function createApp(
     },
   );
   app.useLogger(app.get(Logger));
+  // Before the routes are registered (app.init): every route but the raw ones answers in the envelope.
+  envelopeRoutes(
+    app
+      .get(DiscoveryService)
+      .getControllers()
+      .map((wrapper) => wrapper.metatype as Type<unknown>),
+  );
   app.use(recordHttpMetrics);
   installHttpPipeline(app, config);
   answerParserErrors(app.getHttpServer());

@@ -1,5 +1,5 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { LoggerModule } from 'nestjs-pino';
 import { AccountModule } from './account';
 import { AuthModule } from './auth/auth.module';
@@ -12,7 +12,6 @@ import { EntityModule } from './entity';
 import { FileModule } from './file';
 import { KitchenModule } from './kitchen';
 import { HealthModule } from './health/health.module';
-import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { ErrorFilter } from './http/error.filter';
 import { loggerParams } from './http/logging';
 import { MetricsModule } from './metrics/metrics.module';
@@ -63,7 +62,6 @@ export class AppModule {
       ],
       providers: [
         { provide: APP_FILTER, useClass: ErrorFilter },
-        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
         { provide: APP_PIPE, useFactory: createValidationPipe },
       ],
     };

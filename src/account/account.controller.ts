@@ -4,7 +4,7 @@ import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../auth/auth.decorator'
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
-import { Message } from '../http/envelope.interceptor';
+import { Message } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { AccountService } from './account.service';
 import { CredentialsService } from './credentials.service';

@@ -2,7 +2,7 @@ import { Body, HttpCode, Ip, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { Message } from '../http/envelope.interceptor';
+import { Message } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { DeliveryQuoteService } from './delivery-quote.service';
 import { DeliveryQuoteDto, DeliveryQuoteResponseDto } from './dto/delivery-quote.dto';

@@ -4,7 +4,7 @@ import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../auth/auth.decorator'
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { Request, Response } from 'express';
 import { ApiResult } from '../http/envelope';
-import { RawResponse } from '../http/envelope.interceptor';
+import { RawResponse } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { EntityBodyDto } from './dto/entity-body.dto';
 import { EntityResponseDto } from './dto/entity-response.dto';

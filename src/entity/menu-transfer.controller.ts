@@ -12,7 +12,7 @@ import { Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { ApiError } from '../http/api-error';
 import { ApiResult } from '../http/envelope';
-import { RawResponse } from '../http/envelope.interceptor';
+import { RawResponse } from '../http/envelope-routes';
 import { refuseDeepJson } from '../http/input-rules';
 import { SpaceController } from '../http/url-space';
 import { ImportCountsDto, ImportMenuQueryDto } from './dto/menu-transfer.dto';

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '
 import { Response } from 'express';
 import { Public } from '../auth/auth.decorator';
 import { ApiErrors } from '../http/api-docs';
-import { RawResponse } from '../http/envelope.interceptor';
+import { RawResponse } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import {
   StorefrontQrQueryDto,

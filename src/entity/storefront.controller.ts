@@ -3,7 +3,7 @@ import { ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Request, Response } from 'express';
 import { ApiKeyOnly } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { RawResponse } from '../http/envelope.interceptor';
+import { RawResponse } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { StorefrontResponseDto } from './dto/entity-response.dto';
 import { StorefrontReply, StorefrontService } from './storefront.service';

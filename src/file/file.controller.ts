@@ -2,7 +2,7 @@ import { Body, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { Message } from '../http/envelope.interceptor';
+import { Message } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { CreateUploadUrlsDto } from './dto/create-upload-urls.dto';
 import { UploadUrlDto } from './dto/upload-url.dto';

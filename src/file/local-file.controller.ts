@@ -3,7 +3,7 @@ import { ApiBody, ApiConsumes, ApiParam, ApiResponse, ApiTags } from '@nestjs/sw
 import { Request, Response } from 'express';
 import { Public } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { Message, RawResponse } from '../http/envelope.interceptor';
+import { Message, RawResponse } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { UploadedFileDto } from './dto/uploaded-file.dto';
 import { LocalFileService, PathParam } from './local-file.service';

@@ -4,7 +4,7 @@ import { Public } from '../auth/auth.decorator';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
 import { ApiEnvelope } from '../http/api-docs';
-import { Message } from '../http/envelope.interceptor';
+import { Message } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 
 export class ServiceIndexDto {

@@ -13,7 +13,7 @@ import type { Request, Response } from 'express';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser, Public } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { ApiResult } from '../http/envelope';
-import { Message, RawResponse } from '../http/envelope.interceptor';
+import { Message, RawResponse } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import {
   GuestMessageResponseDto,

@@ -3,7 +3,7 @@ import { ApiHeader, ApiProduces, ApiResponse, ApiSecurity, ApiTags } from '@nest
 import { Response } from 'express';
 import { Public } from '../auth/auth.decorator';
 import { ApiErrors } from '../http/api-docs';
-import { RawResponse } from '../http/envelope.interceptor';
+import { RawResponse } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { MetricsService } from './metrics.service';
 

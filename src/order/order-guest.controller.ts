@@ -10,7 +10,7 @@ import {
 import { Request, Response } from 'express';
 import { ApiKeyOnly, Auth } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { Message, RawResponse } from '../http/envelope.interceptor';
+import { Message, RawResponse } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { CancelOrderDto } from './dto/cancel-order.dto';
 import { GuestOrderResponseDto } from './dto/guest-order-response.dto';

@@ -4,7 +4,7 @@ import { Request, Response } from 'express';
 import { Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
 import { ApiResult } from '../http/envelope';
-import { RawResponse } from '../http/envelope.interceptor';
+import { RawResponse } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { ListOrdersQueryDto, StreamOrdersQueryDto } from './dto/list-orders-query.dto';
 import { OrderResponseDto } from './dto/order-response.dto';

@@ -2,7 +2,7 @@ import { Body, Headers, HttpCode, Ip, Param, Post, Query } from '@nestjs/common'
 import { ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { Message } from '../http/envelope.interceptor';
+import { Message } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { CreatePaymentDto, PaymentRecordResponseDto, SubmitOtpDto } from '../payment';
 import { GuestOrderResponseDto } from './dto/guest-order-response.dto';

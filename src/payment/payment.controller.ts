@@ -3,7 +3,7 @@ import { ApiBody, ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Public } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { Message } from '../http/envelope.interceptor';
+import { Message } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { WebhookReceiptDto } from './dto/webhook-receipt.dto';
 import { PaymentConfirmations } from './payment-confirmations';

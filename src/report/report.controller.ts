@@ -3,7 +3,7 @@ import { ApiExtraModels, ApiOkResponse, ApiParam, ApiProduces, ApiTags } from '@
 import { Response } from 'express';
 import { Auth, AuthUser, CurrentUser } from '../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../http/api-docs';
-import { Message, RawResponse } from '../http/envelope.interceptor';
+import { Message, RawResponse } from '../http/envelope-routes';
 import { SpaceController } from '../http/url-space';
 import { ItemsReportResponseDto } from './dto/items-report.dto';
 import {

@@ -7,7 +7,7 @@ import { Public } from '../../auth/auth.decorator';
 import { AppConfig, DEVELOPMENT_API_KEY } from '../../config/config';
 import { InjectConfig } from '../../config/config.module';
 import { ApiError } from '../../http/api-error';
-import { RawResponse } from '../../http/envelope.interceptor';
+import { RawResponse } from '../../http/envelope-routes';
 import { SpaceController } from '../../http/url-space';
 
 const STATIC = join(__dirname, 'static');

@@ -12,7 +12,7 @@ import {
 } from '@nestjs/swagger';
 import { ApiKeyOnly, Auth, AuthUser, CurrentUser } from '../../auth/auth.decorator';
 import { ApiEnvelope, ApiErrors } from '../../http/api-docs';
-import { Message, RawResponse } from '../../http/envelope.interceptor';
+import { Message, RawResponse } from '../../http/envelope-routes';
 import { SpaceController } from '../../http/url-space';
 import {
   CloseTabDto,
