@@ -304,7 +304,8 @@ export class EntityRepository {
   /**
    * Inserts a record. With a request_id already used by this owner for this
    * type, inserts nothing and answers null: the unique index decides,
-   * so two racing creates cannot both insert.
+   * so two racing creates cannot both insert. (A racing loser can meet the
+   * winner on another unique index first, its meta_key's: null then too.)
    */
   async insert(
     type: EntityType,
@@ -317,8 +318,15 @@ export class EntityRepository {
        VALUES (${type.name}, ${ownedBy}, ${values.requestId}, ${writableValues(values)}, ${updatedBy})
        ON CONFLICT (owned_by, entity_type, request_id) WHERE request_id IS NOT NULL DO NOTHING
        RETURNING ${sql.raw(COLUMNS)}`);
-    const [record] = await this.rows(insert.sql, insert.parameters);
-    return record ?? null;
+    try {
+      const [record] = await this.rows(insert.sql, insert.parameters);
+      return record ?? null;
+    } catch (error) {
+      const unique = (error as { driverError?: { code?: string } }).driverError?.code === '23505';
+      if (!unique || values.requestId === null) throw error;
+      if (await this.findByRequestId(type, ownedBy, values.requestId)) return null;
+      throw error;
+    }
   }
 
   /** Replaces the writable fields of a live record of this owner; null when there is none. */
