@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { preparedQuery } from '../database/prepared-query';
 import { fetchAll, fetchOne, queryBuilder, sql, Table } from '../database/query-builder';
 import { MetaData, UserEntity } from './user.entity';
 
@@ -19,6 +20,11 @@ export interface ProfilePatch {
   username?: string;
   metaData?: MetaData;
 }
+
+/** A user's address and name (every order reads its owner's). */
+const contactQuery = preparedQuery(({ uuid }: { uuid: string }) =>
+  db.selectFrom('users').select(['email', 'name']).where('uuid', '=', uuid),
+);
 
 /** Which unique field a write collided with, from the index that refused it. */
 export type TakenField = 'email' | 'username';
@@ -149,9 +155,6 @@ export class AccountRepository {
     manager: EntityManager,
     uuid: string,
   ): Promise<Pick<UserEntity, 'email' | 'name'> | undefined> {
-    return fetchOne(
-      manager,
-      db.selectFrom('users').select(['email', 'name']).where('uuid', '=', uuid),
-    );
+    return fetchOne(manager, contactQuery({ uuid }));
   }
 }

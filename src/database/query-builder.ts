@@ -11,6 +11,7 @@ import {
   sql,
 } from 'kysely';
 import type { EntityManager } from 'typeorm';
+import { Bound } from './prepared-query';
 
 /*
  * SQL of the service is written with Kysely, typed against the tables it
@@ -196,9 +197,11 @@ export async function execute(
 
 /**
  * A jsonb value as a parameter. The pg driver would send a JavaScript array
- * as a PostgreSQL array, so documents are sent as their JSON text.
+ * as a PostgreSQL array, so documents are sent as their JSON text (in a
+ * prepared query too, where `value` is a stand-in).
  */
 export function jsonb<T>(value: T): RawBuilder<T> {
+  if (value instanceof Bound) return sql<T>`${value.map(jsonText)}::jsonb`;
   return value === null || value === undefined
     ? sql<T>`NULL::jsonb`
     : sql<T>`${JSON.stringify(value)}::jsonb`;
@@ -209,7 +212,8 @@ export function jsonb<T>(value: T): RawBuilder<T> {
  * array per column (one parameter per column however many rows), aliased
  * `alias` with the columns of `types`, in the order `types` names them. A
  * column's type is a PostgreSQL type name (`uuid`, `int`, `numeric`,
- * `jsonb`, …); jsonb values are sent as their JSON text.
+ * `jsonb`, …); jsonb values are sent as their JSON text. In a prepared
+ * query, `rows` may be the stand-in of the whole list.
  */
 export function rowsTable<R extends Record<string, unknown>, A extends string>(
   rows: readonly R[],
@@ -219,16 +223,21 @@ export function rowsTable<R extends Record<string, unknown>, A extends string>(
   const columns = Object.keys(types) as Array<keyof R & string>;
   const arrays = columns.map((column) => {
     const type = types[column];
-    const values = rows.map((row) => {
-      const value = row[column];
-      return type === 'jsonb' && value !== null && value !== undefined
-        ? JSON.stringify(value)
-        : value;
-    });
+    const valuesOf = (all: readonly R[]) =>
+      all.map((row) => (type === 'jsonb' ? jsonText(row[column]) : row[column]));
+    const values =
+      rows instanceof Bound
+        ? (rows as Bound).map((all) => valuesOf(all as readonly R[]))
+        : valuesOf(rows);
     return sql`${values}::${sql.raw(type)}[]`;
   });
   const names = columns.map((column) => sql.ref(column));
   return sql<R>`unnest(${sql.join(arrays)})`.as<A>(sql`${sql.ref(alias)}(${sql.join(names)})`);
+}
+
+/** A document's JSON text as a parameter (null stays null). */
+function jsonText(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
 }
 
 export { sql };

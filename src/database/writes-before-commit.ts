@@ -1,5 +1,6 @@
 import { Compilable, OperationNodeSource } from 'kysely';
 import { EntityManager } from 'typeorm';
+import { PreparedRun } from './prepared-query';
 import { compileRaw, execute, fetchAll, fetchOne, sql, toCamel } from './query-builder';
 
 /** A statement built with the query builder (or the `sql` tag), not yet compiled. */
@@ -82,14 +83,17 @@ export async function sendWritesTogether<T>(
   }
 }
 
+/** What a held write is as built: a prepared query's run is a fragment of compiled text. */
+function kindOf(write: HeldWrite): string {
+  return write instanceof PreparedRun ? write.kind : write.toOperationNode().kind;
+}
+
 /** The WITH parts of held writes, and the reads that make their SELECT parts run. */
 function partsOf(writes: HeldWrite[]) {
   // The builder numbers the parameters of every part in one statement.
   const parts = writes.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${write})`);
   const selects = writes.flatMap((write, i) =>
-    write.toOperationNode().kind === 'SelectQueryNode'
-      ? [sql.raw(`(SELECT count(*) FROM w${i})`)]
-      : [],
+    kindOf(write) === 'SelectQueryNode' ? [sql.raw(`(SELECT count(*) FROM w${i})`)] : [],
   );
   return { parts, selects };
 }

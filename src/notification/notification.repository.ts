@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '../database/prepared-query';
 import { jsonb, queryBuilder, sql, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { BusinessMemberEntity, roleAllows } from '../team';
@@ -38,21 +39,23 @@ export interface SettingInput {
   providers?: Record<string, unknown> | unknown[];
 }
 
-/** All SQL of notifications and notification settings. */
-@Injectable()
-export class NotificationRepository {
-  constructor(private readonly dataSource: DataSource) {}
-
-  /**
-   * In the caller's transaction: the owner's notification comes with its
-   * order or not at all. One about a business's order (`data.business_uuid`)
-   * also goes to each active member of that business whose role may read
-   * its orders.
-   */
-  async insert(manager: EntityManager, notification: NewNotification): Promise<void> {
-    const businessUuid = notification.data.business_uuid;
+/**
+ * A notification for its user, and for each active member of the business
+ * it is about (`businessUuid`, null for none) whose role may read its
+ * orders: one statement, built once (every order sends it).
+ */
+const insertForReaders = preparedQuery(
+  ({
+    userUuid,
+    kind,
+    title,
+    body,
+    businessUuid,
+    ...notification
+  }: NewNotification & {
+    businessUuid: string | null;
+  }) => {
     const readers = TEAM_ROLES.filter((role) => roleAllows(role, 'order.read'));
-    const { userUuid, kind, title, body } = notification;
     const data = jsonb(notification.data);
     const owner = db.selectNoFrom([
       sql<string>`${userUuid}::uuid`.as('userUuid'),
@@ -70,18 +73,38 @@ export class NotificationRepository {
         sql<string>`${body}`.as('body'),
         data.as('data'),
       ])
-      .where('m.businessUuid', '=', typeof businessUuid === 'string' ? businessUuid : null)
+      .where('m.businessUuid', '=', businessUuid)
       .where('m.status', '=', 'active')
       .where('m.role', 'in', readers)
       .where('m.userUuid', 'is not', null)
       .where('m.userUuid', '<>', userUuid)
       .$narrowType<{ userUuid: string }>();
+    return db
+      .insertInto('notifications')
+      .columns(['userUuid', 'kind', 'title', 'body', 'data'])
+      .expression(owner.unionAll(team));
+  },
+);
+
+/** All SQL of notifications and notification settings. */
+@Injectable()
+export class NotificationRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * In the caller's transaction: the owner's notification comes with its
+   * order or not at all. One about a business's order (`data.business_uuid`)
+   * also goes to each active member of that business whose role may read
+   * its orders.
+   */
+  async insert(manager: EntityManager, notification: NewNotification): Promise<void> {
+    const businessUuid = notification.data.business_uuid;
     await writeBeforeCommit(
       manager,
-      db
-        .insertInto('notifications')
-        .columns(['userUuid', 'kind', 'title', 'body', 'data'])
-        .expression(owner.unionAll(team)),
+      insertForReaders({
+        ...notification,
+        businessUuid: typeof businessUuid === 'string' ? businessUuid : null,
+      }),
     );
   }
 

@@ -1,10 +1,55 @@
 import { execute, fetchAll, fetchOne, jsonb, queryBuilder, Table } from '../database/query-builder';
+import { preparedQuery } from '../database/prepared-query';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { IdempotencyKeyEntity } from './entities';
 
 const db = queryBuilder<{ idempotencyKeys: Table<IdempotencyKeyEntity> }>();
+
+/** A key's claim: its insert, or the take-over of an expired row (every keyed order sends it). */
+const claimKey = preparedQuery(
+  ({
+    expiredBefore,
+    ...row
+  }: {
+    scope: string;
+    key: string;
+    requestHash: string;
+    createdAt: Date;
+    expiredBefore: Date;
+  }) =>
+    db
+      .insertInto('idempotencyKeys')
+      .values({ ...row, responseStatus: null, responseBody: null, resourceUuid: null })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['scope', 'key'])
+          .doUpdateSet((eb) => ({
+            requestHash: eb.ref('excluded.requestHash'),
+            createdAt: eb.ref('excluded.createdAt'),
+            responseStatus: null,
+            responseBody: null,
+            resourceUuid: null,
+          }))
+          .where('idempotencyKeys.createdAt', '<', expiredBefore),
+      )
+      .returning('key'),
+);
+
+/** The first answer kept with its key. */
+const storeAnswer = preparedQuery(
+  (answer: { scope: string; key: string; status: number; body: unknown; resourceUuid: string }) =>
+    db
+      .updateTable('idempotencyKeys')
+      .set({
+        responseStatus: answer.status,
+        responseBody: jsonb(answer.body),
+        resourceUuid: answer.resourceUuid,
+      })
+      .where('scope', '=', answer.scope)
+      .where('key', '=', answer.key),
+);
 
 /** All SQL of idempotency keys. */
 @Injectable()
@@ -28,30 +73,7 @@ export class IdempotencyRepository {
   ): Promise<boolean> {
     const rows = await fetchAll(
       manager,
-      db
-        .insertInto('idempotencyKeys')
-        .values({
-          scope,
-          key,
-          requestHash,
-          createdAt: now,
-          responseStatus: null,
-          responseBody: null,
-          resourceUuid: null,
-        })
-        .onConflict((conflict) =>
-          conflict
-            .columns(['scope', 'key'])
-            .doUpdateSet((eb) => ({
-              requestHash: eb.ref('excluded.requestHash'),
-              createdAt: eb.ref('excluded.createdAt'),
-              responseStatus: null,
-              responseBody: null,
-              resourceUuid: null,
-            }))
-            .where('idempotencyKeys.createdAt', '<', expiredBefore),
-        )
-        .returning('key'),
+      claimKey({ scope, key, requestHash, createdAt: now, expiredBefore }),
     );
     return rows.length > 0;
   }
@@ -81,15 +103,13 @@ export class IdempotencyRepository {
   ): Promise<void> {
     await writeBeforeCommit(
       manager,
-      db
-        .updateTable('idempotencyKeys')
-        .set({
-          responseStatus: answer.status,
-          responseBody: jsonb(answer.body),
-          resourceUuid: answer.resourceUuid,
-        })
-        .where('scope', '=', scope)
-        .where('key', '=', key),
+      storeAnswer({
+        scope,
+        key,
+        status: answer.status,
+        body: answer.body,
+        resourceUuid: answer.resourceUuid,
+      }),
     );
   }
 

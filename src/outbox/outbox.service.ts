@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
+import { preparedQuery } from '../database/prepared-query';
 import { jsonb, queryBuilder, sql, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { MailMessage } from '../mail/mail.port';
@@ -23,6 +24,26 @@ const db = queryBuilder<{
     | 'receiver'
   >;
 }>();
+
+/** A row of the outbox, due now when `availableAt` is left out; built once for each shape. */
+const insertRow = preparedQuery(
+  ({
+    row: { payload, availableAt, ...row },
+  }: {
+    row: {
+      kind: OutboxKind;
+      payload: Record<string, unknown>;
+      availableAt?: Date;
+      receiver: string | null;
+    };
+  }) =>
+    db.insertInto('outbox').values({
+      ...row,
+      payload: jsonb(payload),
+      availableAt: availableAt ?? sql<Date>`now()`,
+    }),
+  { expand: ['row'] },
+);
 
 /**
  * Writes side effects into the outbox inside the caller's transaction, so they
@@ -62,12 +83,7 @@ export class OutboxService {
   ): Promise<void> {
     await writeBeforeCommit(
       manager,
-      db.insertInto('outbox').values({
-        kind,
-        payload: jsonb(payload),
-        availableAt: availableAt ?? sql<Date>`now()`,
-        receiver: receiver ?? null,
-      }),
+      insertRow({ row: { kind, payload, availableAt, receiver: receiver ?? null } }),
     );
     // A row due later is found by the poll once it is due.
     if (!availableAt || availableAt.getTime() <= this.clock.nowMs()) {

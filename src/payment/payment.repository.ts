@@ -9,6 +9,7 @@ import {
   sql,
   Table,
 } from '../database/query-builder';
+import { preparedQuery } from '../database/prepared-query';
 import { takeTransactionLock, transactionLock } from '../database/transaction-locks';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { PaymentEntity, PaymentEventEntity } from './entities';
@@ -82,6 +83,19 @@ function values(payment: NewPayment) {
   };
 }
 
+/** A payment's insert, built once for each set of columns named (every order sends one). */
+const insertPayment = preparedQuery(
+  ({ payment }: { payment: NewPayment }) =>
+    db.insertInto('payments').values(values(payment)).returningAll(),
+  { expand: ['payment'] },
+);
+
+/** The same insert answering nothing, for a write held until the commit. */
+const insertPaymentOnly = preparedQuery(
+  ({ payment }: { payment: NewPayment }) => db.insertInto('payments').values(values(payment)),
+  { expand: ['payment'] },
+);
+
 function changes(set: PaymentChanges) {
   const { nextAction, instructions, ...rest } = set;
   return {
@@ -119,15 +133,12 @@ export class PaymentRepository {
   }
 
   async insert(manager: EntityManager, payment: NewPayment): Promise<PaymentRow> {
-    return (await fetchOne(
-      manager,
-      db.insertInto('payments').values(values(payment)).returningAll(),
-    ))!;
+    return (await fetchOne(manager, insertPayment({ payment })))!;
   }
 
   /** An insert nothing later in the transaction reads, sent with the transaction's other such writes. */
   async insertBeforeCommit(manager: EntityManager, payment: NewPayment): Promise<void> {
-    await writeBeforeCommit(manager, db.insertInto('payments').values(values(payment)));
+    await writeBeforeCommit(manager, insertPaymentOnly({ payment }));
   }
 
   async update(manager: EntityManager, uuid: string, set: PaymentChanges): Promise<PaymentRow> {

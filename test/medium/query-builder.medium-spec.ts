@@ -5,8 +5,11 @@ import {
   fetchOne,
   jsonb,
   queryBuilder,
+  rowsTable,
+  sql,
   Table,
 } from '../../src/database/query-builder';
+import { preparedQuery } from '../../src/database/prepared-query';
 import { ENTITIES } from '../../src/entities';
 import { createMediumContext, MediumContext } from '../support/medium';
 
@@ -96,6 +99,94 @@ describe('the query builder', () => {
       db.selectFrom('sampleRows').select('id').where('totalAmount', '=', '9.00'),
     );
     expect(rows).toEqual([]);
+  });
+
+  it('a prepared query is built once a shape, and each run writes and answers its own values', async () => {
+    const manager = ctx.dataSource.manager;
+    interface Args {
+      row: { totalAmount: string; extraData?: Record<string, unknown> | null };
+      tags: unknown;
+      amounts: Array<{ amount: string; note: Record<string, unknown> | null }>;
+    }
+    let builds = 0;
+    const insert = preparedQuery(
+      ({ row, tags, amounts }: Args) => {
+        builds++;
+        const { extraData, ...columns } = row;
+        return db
+          .with('v', (qb) =>
+            qb
+              .selectFrom(rowsTable(amounts, { amount: 'numeric', note: 'jsonb' }, 'r'))
+              .select([
+                sql<string>`sum(r.amount)::text`.as('sum'),
+                sql`json_agg(r.note)`.as('notes'),
+              ]),
+          )
+          .insertInto('sampleRows')
+          .values({
+            ...columns,
+            ...(extraData === undefined ? {} : { extraData: jsonb(extraData) }),
+            tags: jsonb(tags),
+          })
+          .returning((eb) => [
+            'totalAmount',
+            'extraData',
+            'tags',
+            eb.selectFrom('v').select('sum').as('sum'),
+            eb.selectFrom('v').select('notes').as('notes'),
+          ]);
+      },
+      { expand: ['row'] },
+    );
+    const first = await fetchOne(
+      manager,
+      insert({
+        row: { totalAmount: '4.25', extraData: { a: [1, 2] } },
+        tags: ['x'],
+        amounts: [
+          { amount: '1.50', note: { n: 1 } },
+          { amount: '2.00', note: null },
+        ],
+      }),
+    );
+    const second = await fetchOne(
+      manager,
+      insert({
+        row: { totalAmount: '5.75', extraData: null },
+        tags: null,
+        amounts: [{ amount: '0.25', note: { n: 3 } }],
+      }),
+    );
+    expect(first).toEqual({
+      totalAmount: '4.25',
+      extraData: { a: [1, 2] },
+      tags: ['x'],
+      sum: '3.50',
+      notes: [{ n: 1 }, null],
+    });
+    expect(second).toEqual({
+      totalAmount: '5.75',
+      extraData: null,
+      tags: null,
+      sum: '0.25',
+      notes: [{ n: 3 }],
+    });
+    expect(builds).toBe(1);
+    // Another set of the record's keys is another shape: the column left out keeps its default.
+    const third = await fetchOne(
+      manager,
+      insert({ row: { totalAmount: '6.00' }, tags: [], amounts: [] }),
+    );
+    expect(third).toEqual({
+      totalAmount: '6.00',
+      extraData: null,
+      tags: [],
+      sum: null,
+      notes: null,
+    });
+    expect(builds).toBe(2);
+    await fetchOne(manager, insert({ row: { totalAmount: '7.00' }, tags: 1, amounts: [] }));
+    expect(builds).toBe(2);
   });
 
   it('every entity names its columns in snake_case of its properties, as the builder maps them', () => {

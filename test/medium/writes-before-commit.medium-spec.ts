@@ -5,6 +5,7 @@ import {
   writeBeforeCommit,
   writeLeadingBeforeCommit,
 } from '../../src/database/writes-before-commit';
+import { preparedQuery } from '../../src/database/prepared-query';
 import { createMediumContext, MediumContext } from '../support/medium';
 import { serverOnly } from '../support/server-only';
 
@@ -77,6 +78,35 @@ describe('writes sent together before commit', () => {
     expect(await rows()).toEqual([
       { id: 1, label: 'read', n: 7 },
       { id: 2, label: 'two', n: 0 },
+    ]);
+  });
+
+  it('holds prepared queries like built ones: their text joins the statement, numbered after the others', async () => {
+    const preparedInsert = preparedQuery(({ id, label }: { id: number; label: string }) =>
+      db.insertInto('heldWrites').values({ id, label, n: 5 }),
+    );
+    const preparedNotify = preparedQuery(({ channel }: { channel: string }) =>
+      noTables.selectNoFrom(sql`pg_notify(${channel}, 'y')`.as('notified')),
+    );
+    let sent: Array<{ sql: string; params: unknown }> = [];
+    await ctx.dataSource.transaction(async (manager) => {
+      sent = await sentDuring(manager, () =>
+        sendWritesTogether(manager, async () => {
+          await writeBeforeCommit(manager, insert(1, 'one'));
+          await writeBeforeCommit(manager, preparedInsert({ id: 2, label: 'two' }));
+          await writeBeforeCommit(manager, preparedNotify({ channel: 'held_writes' }));
+          await writeBeforeCommit(manager, preparedInsert({ id: 3, label: 'three' }));
+        }),
+      );
+    });
+    expect(sent).toHaveLength(1);
+    expect(sent[0].params).toEqual([1, 'one', 0, 2, 'two', 5, 'held_writes', 3, 'three', 5]);
+    // The SELECT part is read by the statement, so that it runs.
+    expect(sent[0].sql).toContain('(SELECT count(*) FROM w2)');
+    expect(await rows()).toEqual([
+      { id: 1, label: 'one', n: 0 },
+      { id: 2, label: 'two', n: 5 },
+      { id: 3, label: 'three', n: 5 },
     ]);
   });
 
