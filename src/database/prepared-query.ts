@@ -28,6 +28,13 @@ export class Bound {
   map(convert: (value: unknown) => unknown): Bound {
     return new Bound((args) => convert(this.read(args)));
   }
+
+  /** A stand-in made into text or a number would be compiled in once: refused at once. */
+  [Symbol.toPrimitive](): never {
+    throw new Error(
+      "A prepared query's value was used as text or a number while it was built; use `map`.",
+    );
+  }
 }
 
 export interface PreparedOptions {
@@ -135,6 +142,14 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return prototype === Object.prototype || prototype === null;
 }
 
+function isOperationNodeSource(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<OperationNodeSource>).toOperationNode === 'function'
+  );
+}
+
 function pathOf(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
@@ -156,6 +171,9 @@ function standIn(
   expand: ReadonlySet<string>,
   read: (args: unknown) => unknown,
 ): unknown {
+  if (isOperationNodeSource(value)) {
+    throw new Error(`The value ${path} of a prepared query is SQL; build it inside the query.`);
+  }
   if (!expand.has(path) || !isRecord(value)) return new Bound(read);
   const record: Record<string, unknown> = {};
   for (const key in value) {

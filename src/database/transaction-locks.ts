@@ -1,5 +1,6 @@
 import { RawBuilder } from 'kysely';
 import { EntityManager } from 'typeorm';
+import { Bound } from './prepared-query';
 import { compileRaw, execute, fetchOne, sql } from './query-builder';
 
 /**
@@ -18,7 +19,11 @@ export type LockScope = 'order' | 'guest_messages';
  * again in the same transaction returns at once.
  */
 export function transactionLock(scope: LockScope, id: string): RawBuilder<unknown> {
-  return sql`pg_advisory_xact_lock(hashtextextended(${`${scope}:${id}`}, 0))`;
+  // In a prepared query, `id` is a stand-in: the key is made when it is bound.
+  const given: unknown = id;
+  const key =
+    given instanceof Bound ? given.map((value) => `${scope}:${String(value)}`) : `${scope}:${id}`;
+  return sql`pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
 }
 
 /** Takes the lock of `transactionLock` in a statement of its own. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { fetchAll, fetchOne, rowsTable, sql } from '../database/query-builder';
+import { preparedQuery } from '../database/prepared-query';
 import { transactionLock } from '../database/transaction-locks';
 import { OrderStatus } from './domain/order-status';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
@@ -63,6 +64,68 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
   }
   return groups;
 }
+
+type OrderRowChanges = OrderChanges | OrderPaymentModel;
+
+/** A new history entry as a row of its statement: `n` orders them, `reason` is null for none. */
+type EventRow = Required<NewOrderEvent> & { n: number };
+
+/** The order's columns in `set` changed, and its row answered as stored. */
+function orderUpdate(uuid: string, set: OrderRowChanges) {
+  return db
+    .updateTable('orders')
+    .set({ ...set, updatedAt: sql<Date>`now()` })
+    .where('uuid', '=', uuid)
+    .returningAll();
+}
+
+/** An order's change alone; built once for each set of columns changed. */
+const updateOrderRow = preparedQuery(
+  ({ uuid, set }: { uuid: string; set: OrderRowChanges }) => orderUpdate(uuid, set),
+  { expand: ['set'] },
+);
+
+/** An order's change and its new history entries (`rows`, in the order given) in one statement. */
+const updateOrderWithEvents = preparedQuery(
+  ({ uuid, set, rows }: { uuid: string; set: OrderRowChanges; rows: EventRow[] }) =>
+    db
+      .with('u', () => orderUpdate(uuid, set))
+      .with('e', (qb) =>
+        qb
+          .insertInto('orderEvents')
+          .columns(['orderUuid', 'field', 'fromValue', 'toValue', 'actorUuid', 'actor', 'reason'])
+          .expression((eb) =>
+            eb
+              .selectFrom(['u', rowsTable(rows, EVENT_TYPES, 'ev')])
+              .select([
+                'u.uuid',
+                'ev.field',
+                'ev.fromValue',
+                'ev.toValue',
+                'ev.actorUuid',
+                'ev.actor',
+                'ev.reason',
+              ])
+              // Ids in the order given.
+              .orderBy('ev.n'),
+          )
+          .returningAll(),
+      )
+      .selectFrom('u')
+      .selectAll('u')
+      .select((eb) => eb.selectFrom('e').select(insertedEventsJson().as('events')).as('written')),
+  { expand: ['set'] },
+);
+
+/** An order locked with its payments' lock taken first (see findForUpdate). */
+const lockOrder = preparedQuery(({ uuid }: { uuid: string }) =>
+  db
+    .selectFrom('orders')
+    .selectAll()
+    .select(transactionLock('order', uuid).as('locked'))
+    .where('uuid', '=', uuid)
+    .forUpdate(),
+);
 
 /** All SQL of orders, their lines and history. Writers take the caller's transaction manager. */
 @Injectable()
@@ -133,15 +196,7 @@ export class OrderRepository {
    * the order's payments never waits on one that holds them in a circle.
    */
   async findForUpdate(manager: EntityManager, uuid: string): Promise<OrderEntity | null> {
-    const row = await fetchOne(
-      manager,
-      db
-        .selectFrom('orders')
-        .selectAll()
-        .select(transactionLock('order', uuid).as('locked'))
-        .where('uuid', '=', uuid)
-        .forUpdate(),
-    );
+    const row = await fetchOne(manager, lockOrder({ uuid }));
     if (!row) return null;
     const { locked: _locked, ...order } = row as typeof row & { locked: unknown };
     return order as OrderEntity;
@@ -190,13 +245,8 @@ export class OrderRepository {
     set: OrderChanges | OrderPaymentModel,
     events: readonly NewOrderEvent[],
   ): Promise<{ order: OrderEntity; events: OrderEventEntity[] } | undefined> {
-    const update = db
-      .updateTable('orders')
-      .set({ ...set, updatedAt: sql<Date>`now()` })
-      .where('uuid', '=', uuid)
-      .returningAll();
     if (events.length === 0) {
-      const order = await fetchOne(manager, update);
+      const order = await fetchOne(manager, updateOrderRow({ uuid, set }));
       return order && { order, events: [] };
     }
     const rows = events.map((event, i) => ({
@@ -208,35 +258,7 @@ export class OrderRepository {
       actor: event.actor,
       reason: event.reason ?? null,
     }));
-    const row = await fetchOne(
-      manager,
-      db
-        .with('u', () => update)
-        .with('e', (qb) =>
-          qb
-            .insertInto('orderEvents')
-            .columns(['orderUuid', 'field', 'fromValue', 'toValue', 'actorUuid', 'actor', 'reason'])
-            .expression((eb) =>
-              eb
-                .selectFrom(['u', rowsTable(rows, EVENT_TYPES, 'ev')])
-                .select([
-                  'u.uuid',
-                  'ev.field',
-                  'ev.fromValue',
-                  'ev.toValue',
-                  'ev.actorUuid',
-                  'ev.actor',
-                  'ev.reason',
-                ])
-                // Ids in the order given.
-                .orderBy('ev.n'),
-            )
-            .returningAll(),
-        )
-        .selectFrom('u')
-        .selectAll('u')
-        .select((eb) => eb.selectFrom('e').select(insertedEventsJson().as('events')).as('written')),
-    );
+    const row = await fetchOne(manager, updateOrderWithEvents({ uuid, set, rows }));
     if (!row) return undefined;
     const { written, ...order } = row;
     return { order: order as OrderEntity, events: eventsFromJson(written) };

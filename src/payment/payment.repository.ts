@@ -96,6 +96,81 @@ const insertPaymentOnly = preparedQuery(
   { expand: ['payment'] },
 );
 
+/**
+ * A pending payment's change under its order's payments lock (taken first),
+ * and with `replacingOrderUuid` the abandoning of the order's other open
+ * checkouts, only when this one changed.
+ */
+const updatePendingQuery = preparedQuery(
+  ({
+    uuid,
+    lockKey,
+    set,
+    replacingOrderUuid,
+  }: {
+    uuid: string;
+    lockKey: string;
+    set: PaymentChanges;
+    replacingOrderUuid?: string;
+  }) => {
+    const locked = db
+      .with('lock', (qb) => qb.selectNoFrom(transactionLock('order', lockKey).as('taken')))
+      .with('changed', (qb) =>
+        qb
+          .updateTable('payments')
+          .from('lock')
+          .set(changes(set))
+          .where('payments.uuid', '=', uuid)
+          .where('payments.status', '=', 'pending')
+          .returningAll('payments'),
+      );
+    if (replacingOrderUuid === undefined) return locked.selectFrom('changed').selectAll();
+    return locked
+      .with('abandoned', (qb) =>
+        qb
+          .updateTable('payments')
+          .set(ABANDONED)
+          .where('orderUuid', '=', replacingOrderUuid)
+          .where('channel', '=', 'checkout')
+          .where('status', '=', 'pending')
+          .where('uuid', '<>', uuid)
+          .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.uuid'))),
+      )
+      .selectFrom('changed')
+      .selectAll();
+  },
+  { expand: ['set'] },
+);
+
+/** The payments of these orders, oldest first (creation, then uuid for a stable order). */
+function paymentsOfOrders(orderUuids: string[]) {
+  return db
+    .selectFrom('payments')
+    .selectAll('payments')
+    .where('payments.orderUuid', '=', sql<string>`ANY(${orderUuids}::uuid[])`)
+    .orderBy('payments.orderUuid')
+    .orderBy('payments.createdAt')
+    .orderBy('payments.uuid');
+}
+
+const ofOrdersQuery = preparedQuery(({ orderUuids }: { orderUuids: string[] }) =>
+  paymentsOfOrders(orderUuids),
+);
+
+/** The payments of these orders, each saying whether its order has refunds. */
+const ofOrdersNamingRefundedQuery = preparedQuery(({ orderUuids }: { orderUuids: string[] }) =>
+  paymentsOfOrders(orderUuids).select((eb) =>
+    eb
+      .exists(
+        eb
+          .selectFrom('paymentRefunds')
+          .select('paymentRefunds.uuid')
+          .whereRef('paymentRefunds.orderUuid', '=', 'payments.orderUuid'),
+      )
+      .as('orderRefunded'),
+  ),
+);
+
 function changes(set: PaymentChanges) {
   const { nextAction, instructions, ...rest } = set;
   return {
@@ -162,33 +237,14 @@ export class PaymentRepository {
     set: PaymentChanges,
     replacing?: { orderUuid: string },
   ): Promise<PaymentRow | undefined> {
-    const locked = db
-      .with('lock', (qb) => qb.selectNoFrom(transactionLock('order', payment.lockKey).as('taken')))
-      .with('changed', (qb) =>
-        qb
-          .updateTable('payments')
-          .from('lock')
-          .set(changes(set))
-          .where('payments.uuid', '=', payment.uuid)
-          .where('payments.status', '=', 'pending')
-          .returningAll('payments'),
-      );
-    if (!replacing) return fetchOne(manager, locked.selectFrom('changed').selectAll());
     return fetchOne(
       manager,
-      locked
-        .with('abandoned', (qb) =>
-          qb
-            .updateTable('payments')
-            .set(ABANDONED)
-            .where('orderUuid', '=', replacing.orderUuid)
-            .where('channel', '=', 'checkout')
-            .where('status', '=', 'pending')
-            .where('uuid', '<>', payment.uuid)
-            .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.uuid'))),
-        )
-        .selectFrom('changed')
-        .selectAll(),
+      updatePendingQuery({
+        uuid: payment.uuid,
+        lockKey: payment.lockKey,
+        set,
+        replacingOrderUuid: replacing?.orderUuid,
+      }),
     );
   }
 
@@ -227,7 +283,7 @@ export class PaymentRepository {
   /** The payments of these orders, oldest first (creation, then uuid for a stable order). */
   async ofOrders(manager: EntityManager, orderUuids: readonly string[]): Promise<PaymentRow[]> {
     if (orderUuids.length === 0) return [];
-    return fetchAll(manager, this.ofOrdersQuery(orderUuids));
+    return fetchAll(manager, ofOrdersQuery({ orderUuids: [...orderUuids] }));
   }
 
   /**
@@ -242,16 +298,7 @@ export class PaymentRepository {
     if (orderUuids.length === 0) return { payments: [], refunded: [] };
     const rows = await fetchAll(
       manager,
-      this.ofOrdersQuery(orderUuids).select((eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('paymentRefunds')
-              .select('paymentRefunds.uuid')
-              .whereRef('paymentRefunds.orderUuid', '=', 'payments.orderUuid'),
-          )
-          .as('orderRefunded'),
-      ),
+      ofOrdersNamingRefundedQuery({ orderUuids: [...orderUuids] }),
     );
     const refunded = new Set<string>();
     const payments = rows.map(({ orderRefunded, ...payment }) => {
@@ -259,16 +306,6 @@ export class PaymentRepository {
       return payment;
     });
     return { payments, refunded: [...refunded] };
-  }
-
-  private ofOrdersQuery(orderUuids: readonly string[]) {
-    return db
-      .selectFrom('payments')
-      .selectAll('payments')
-      .where('payments.orderUuid', 'in', [...orderUuids])
-      .orderBy('payments.orderUuid')
-      .orderBy('payments.createdAt')
-      .orderBy('payments.uuid');
   }
 
   /**
