@@ -21,6 +21,26 @@ describe('preparedQuery', () => {
     expect(builds).toBe(2);
   });
 
+  it('keeps at most 64 shapes; a query of another shape past them is built each time', () => {
+    let builds = 0;
+    const query = preparedQuery(
+      ({ row }: { row: Record<string, number> }) => {
+        builds++;
+        return noTables.selectNoFrom(
+          Object.entries(row).map(([key, value]) => sql<number>`${value}`.as(key)),
+        );
+      },
+      { expand: ['row'] },
+    );
+    for (let i = 0; i < 64; i++) query({ row: { [`k${i}`]: i } });
+    expect(builds).toBe(64);
+    expect(query({ row: { k3: 30 } }).compile().parameters).toEqual([30]);
+    expect(builds).toBe(64);
+    expect(query({ row: { extra: 1 } }).compile().parameters).toEqual([1]);
+    expect(query({ row: { extra: 2 } }).compile().parameters).toEqual([2]);
+    expect(builds).toBe(66);
+  });
+
   it('refuses a value made into text while the query is built (it would be compiled in once)', () => {
     const query = preparedQuery(({ id }: { id: string }) =>
       noTables.selectNoFrom(sql<string>`${`order:${id}`}`.as('key')),

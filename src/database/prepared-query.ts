@@ -37,6 +37,9 @@ export class Bound {
   }
 }
 
+/** The shapes of one prepared query kept at most. */
+const MAX_SHAPES = 64;
+
 export interface PreparedOptions {
   /**
    * The paths of the arguments that are records of values rather than
@@ -53,11 +56,11 @@ export interface PreparedOptions {
  * keys of the expanded records are present), then only bound.
  *
  * `build` gets stand-ins, not values, so it must use each argument only as
- * a value of the query: pass it to Kysely, `jsonb` or `rowsTable`, never
- * branch on it, compute with it or call anything that answers a new value
- * each time (a random reference, the clock): such a value would be compiled
- * in once and repeated. A value that changes the query's shape belongs in
- * an expanded record, left out when absent.
+ * a value of the query: pass it to Kysely, `jsonb`, `rowsTable` or
+ * `transactionLock`, never branch on it, compute with it or call anything
+ * that answers a new value each time (a random reference, the clock): such
+ * a value would be compiled in once and repeated. A value that changes the
+ * query's shape belongs in an expanded record, left out when absent.
  */
 export function preparedQuery<A extends object, O>(
   build: (args: A) => Compilable<O>,
@@ -70,7 +73,9 @@ export function preparedQuery<A extends object, O>(
     let template = templates.get(shape);
     if (template === undefined) {
       template = templateOf(build(standIn(args, '', expand, (whole) => whole) as A).compile());
-      templates.set(shape, template);
+      // Shapes come from the code's own records; past a few dozen, something
+      // passes keys of its own, and its queries are built each time instead.
+      if (templates.size < MAX_SHAPES) templates.set(shape, template);
     }
     return new PreparedRun(template, args);
   };
