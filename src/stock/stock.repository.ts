@@ -10,6 +10,7 @@ import {
   sql,
   Table,
 } from '../database/query-builder';
+import { preparedQuery } from '../database/prepared-query';
 import { writeBeforeCommit, writeLeadingBeforeCommit } from '../database/writes-before-commit';
 import { StockCountEntity, StockLedgerEntity } from './stock.entity';
 
@@ -70,36 +71,69 @@ function counted(row: { taken: unknown; adjusted: unknown }): PeriodCount {
 const inItemOrder = (wanted: readonly WantedPortions[]) =>
   [...wanted].sort((a, b) => (a.itemUuid < b.itemUuid ? -1 : 1));
 
-/** The take of takeAll: one conditional upsert of the items' counts, in item order. */
-function takeStatement(businessUuid: string, rows: readonly WantedPortions[]) {
-  // The item's row of `wanted`, for the existing row's update (EXCLUDED holds only columns).
-  const wantedOf = (column: 'portions' | 'quantity') =>
-    sql<number>`(SELECT ${sql.ref(`w.${column}`)} FROM wanted w WHERE w.item_uuid = excluded.item_uuid)`;
-  return db
-    .with('wanted', (qb) => qb.selectFrom(rowsTable([...rows], WANTED_TYPES, 'w')).selectAll())
-    .insertInto('stockCounts')
-    .columns(['itemUuid', 'period', 'businessUuid', 'taken'])
+/**
+ * The take of takeAll: one conditional upsert of the items' counts, in item
+ * order (`rows` sorted by item). Prepared: every stocked order sends it.
+ */
+const takeStatement = preparedQuery(
+  ({ businessUuid, rows }: { businessUuid: string; rows: WantedPortions[] }) => {
+    // The item's row of `wanted`, for the existing row's update (EXCLUDED holds only columns).
+    const wantedOf = (column: 'portions' | 'quantity') =>
+      sql<number>`(SELECT ${sql.ref(`w.${column}`)} FROM wanted w WHERE w.item_uuid = excluded.item_uuid)`;
+    return db
+      .with('wanted', (qb) => qb.selectFrom(rowsTable(rows, WANTED_TYPES, 'w')).selectAll())
+      .insertInto('stockCounts')
+      .columns(['itemUuid', 'period', 'businessUuid', 'taken'])
+      .expression((eb) =>
+        eb
+          .selectFrom('wanted')
+          .select([
+            'itemUuid',
+            'period',
+            sql<string>`${businessUuid}::uuid`.as('businessUuid'),
+            sql<number>`CASE WHEN portions <= quantity THEN portions ELSE 0 END`.as('taken'),
+          ])
+          .orderBy('itemUuid'),
+      )
+      .onConflict((conflict) =>
+        conflict
+          .columns(['itemUuid', 'period'])
+          .doUpdateSet({ taken: sql<number>`stock_counts.taken + ${wantedOf('portions')}` })
+          .where(
+            sql<boolean>`stock_counts.taken + ${wantedOf('portions')} <= ${wantedOf('quantity')} + stock_counts.adjusted`,
+          ),
+      )
+      .returning(['itemUuid', 'taken', 'adjusted']);
+  },
+);
+
+/** The types of the ledger's columns as an insert writes them, in its column order. */
+const LEDGER_TYPES = {
+  businessUuid: 'uuid',
+  itemUuid: 'uuid',
+  period: 'text',
+  at: 'timestamptz',
+  delta: 'int',
+  reason: 'text',
+  note: 'text',
+  orderUuid: 'uuid',
+  byUuid: 'uuid',
+  actor: 'text',
+} as const satisfies Record<keyof NewLedgerEntry, string>;
+
+const LEDGER_COLUMNS = Object.keys(LEDGER_TYPES) as Array<keyof typeof LEDGER_TYPES>;
+
+/** Ledger entries in one statement, one parameter per column however many (prepared). */
+const insertLedgerRows = preparedQuery(({ entries }: { entries: NewLedgerEntry[] }) =>
+  db
+    .insertInto('stockLedger')
+    .columns(LEDGER_COLUMNS)
     .expression((eb) =>
       eb
-        .selectFrom('wanted')
-        .select([
-          'itemUuid',
-          'period',
-          sql<string>`${businessUuid}::uuid`.as('businessUuid'),
-          sql<number>`CASE WHEN portions <= quantity THEN portions ELSE 0 END`.as('taken'),
-        ])
-        .orderBy('itemUuid'),
-    )
-    .onConflict((conflict) =>
-      conflict
-        .columns(['itemUuid', 'period'])
-        .doUpdateSet({ taken: sql<number>`stock_counts.taken + ${wantedOf('portions')}` })
-        .where(
-          sql<boolean>`stock_counts.taken + ${wantedOf('portions')} <= ${wantedOf('quantity')} + stock_counts.adjusted`,
-        ),
-    )
-    .returning(['itemUuid', 'taken', 'adjusted']);
-}
+        .selectFrom(rowsTable(entries, LEDGER_TYPES, 'l'))
+        .select(LEDGER_COLUMNS.map((column) => `l.${column}` as const)),
+    ),
+);
 
 /**
  * Stock counts and the ledger. Every change of a count is one conditional
@@ -150,7 +184,7 @@ export class StockRepository {
     then: (outcomes: Map<string, { ok: boolean; count: PeriodCount }>) => Promise<void>,
   ): Promise<void> {
     const rows = inItemOrder(wanted);
-    return writeLeadingBeforeCommit(manager, takeStatement(businessUuid, rows), async (taken) =>
+    return writeLeadingBeforeCommit(manager, takeStatement({ businessUuid, rows }), async (taken) =>
       then(await this.outcomesOf(manager, rows, taken)),
     );
   }
@@ -262,7 +296,7 @@ export class StockRepository {
 
   async insertLedger(manager: EntityManager, entries: readonly NewLedgerEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await execute(manager, db.insertInto('stockLedger').values([...entries]));
+    await execute(manager, insertLedgerRows({ entries: [...entries] }));
   }
 
   /**
@@ -272,7 +306,7 @@ export class StockRepository {
    */
   async holdLedger(manager: EntityManager, entries: readonly NewLedgerEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await writeBeforeCommit(manager, db.insertInto('stockLedger').values([...entries]));
+    await writeBeforeCommit(manager, insertLedgerRows({ entries: [...entries] }));
   }
 
   /** An item's ledger, newest first. */
