@@ -71,10 +71,7 @@ function counted(row: { taken: unknown; adjusted: unknown }): PeriodCount {
 const inItemOrder = (wanted: readonly WantedPortions[]) =>
   [...wanted].sort((a, b) => (a.itemUuid < b.itemUuid ? -1 : 1));
 
-/**
- * The take of takeAll: one conditional upsert of the items' counts, in item
- * order (`rows` sorted by item). Prepared: every stocked order sends it.
- */
+/** The take of takeAll (prepared): one conditional upsert of the counts, `rows` in item order. */
 const takeStatement = preparedQuery(
   ({ businessUuid, rows }: { businessUuid: string; rows: WantedPortions[] }) => {
     // The item's row of `wanted`, for the existing row's update (EXCLUDED holds only columns).
@@ -120,7 +117,6 @@ const LEDGER_TYPES = {
   byUuid: 'uuid',
   actor: 'text',
 } as const satisfies Record<keyof NewLedgerEntry, string>;
-
 const LEDGER_COLUMNS = Object.keys(LEDGER_TYPES) as Array<keyof typeof LEDGER_TYPES>;
 
 /** Ledger entries in one statement, one parameter per column however many (prepared). */
