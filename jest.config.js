@@ -3,6 +3,14 @@
  * specs in test/medium (a feature module on a real database, no HTTP) and e2e
  * specs in test/ (HTTP through the real app), the last two on a real database.
  */
+/**
+ * Workers: on the PostgreSQL server a test file spends part of its time
+ * waiting for the server's own processes, so a third worker keeps two cores
+ * busy; on the embedded database each file's database runs in a thread of its
+ * worker, and two workers already fill them.
+ */
+const onServer = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
+
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
@@ -17,6 +25,6 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 120000,
-  maxWorkers: 2,
+  maxWorkers: onServer ? 3 : 2,
   verbose: false,
 };

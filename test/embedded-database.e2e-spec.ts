@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataDirLockedError } from '../src/database/embedded/data-dir-lock';
 import { EmbeddedConnection, EmbeddedPostgres } from '../src/database/embedded/embedded-postgres';
-import { pgliteTemplateDir } from './support/database';
+import { pgliteTemplateDir, serverUrl } from './support/database';
 import { ProbeModule } from './support/probe.module';
 import { expectOk } from './support/expect';
 import { apiHeaders } from './support/factory';
@@ -28,7 +28,10 @@ async function query(
   }
 }
 
-describe('embedded PostgreSQL (PGlite)', () => {
+// The embedded database itself: tested in the run on it (npm test without TEST_DATABASE_URL).
+const embeddedRun = serverUrl() ? describe.skip : describe;
+
+embeddedRun('embedded PostgreSQL (PGlite)', () => {
   let dataDir: string;
 
   beforeEach(() => {

@@ -20,7 +20,8 @@ function announceSkips(): void {
   const notes = serverUrl()
     ? [
         'Tests on the PostgreSQL server of TEST_DATABASE_URL: the tests of the embedded ' +
-          "database's worker dying are skipped; run `npm test` without TEST_DATABASE_URL for them.",
+          'database itself (its data directory, its lock, a crash, its worker dying) are skipped; ' +
+          'run `npm test` without TEST_DATABASE_URL for them.',
       ]
     : [
         'Tests on the embedded database: the tests that need two service processes on one ' +
