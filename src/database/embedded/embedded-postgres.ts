@@ -173,13 +173,22 @@ function spawnWorker(workerData: object): Worker {
  */
 function workerFromSources(file: string): string {
   const source = readFileSync(file, 'utf8');
-  const digest = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  // The output's module and target are part of the digest, so a change to them makes a new file.
+  const output = { module: 'CommonJS', target: 'ES2022' } as const;
+  const digest = createHash('sha256')
+    .update(JSON.stringify(output))
+    .update(source)
+    .digest('hex')
+    .slice(0, 16);
   const cached = join(tmpdir(), `pglite-worker-${digest}.js`);
   if (existsSync(cached)) return readFileSync(cached, 'utf8');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const ts = require('typescript') as typeof import('typescript');
   const code = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    compilerOptions: {
+      module: ts.ModuleKind[output.module],
+      target: ts.ScriptTarget[output.target],
+    },
     fileName: file,
   }).outputText;
   // Written whole under another name first: a run beside this one never reads half a file.
