@@ -3,6 +3,7 @@ import { Client, Notification } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
+import { preparedQuery } from './prepared-query';
 import { execute, noTables, rowsTable, sql } from './query-builder';
 import { writeBeforeCommit } from './writes-before-commit';
 
@@ -11,6 +12,11 @@ type Handler = (payload: string) => void;
 const CHANNEL = /^[a-z][a-z0-9_]{0,62}$/;
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
+
+/** One NOTIFY as a statement (prepared: sent with each change a cache must hear of). */
+const notifyOne = preparedQuery(({ channel, payload }: { channel: string; payload: string }) =>
+  noTables.selectNoFrom(sql`pg_notify(${channel}, ${payload})`.as('notified')),
+);
 
 /**
  * Fan-out between the processes of the service through PostgreSQL
@@ -62,7 +68,7 @@ export class PgNotifications implements OnModuleDestroy {
   /** NOTIFY through `manager` (inside a transaction: delivered at its commit) or the pool. */
   async publish(channel: string, payload: string, manager?: EntityManager): Promise<void> {
     if (!this.enabled) return;
-    const notify = noTables.selectNoFrom(sql`pg_notify(${channel}, ${payload})`.as('notified'));
+    const notify = notifyOne({ channel, payload });
     if (manager) await writeBeforeCommit(manager, notify);
     else await execute(this.dataSource.manager, notify);
   }

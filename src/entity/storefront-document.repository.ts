@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CoalescedReads } from '../database/coalesced-reads';
-import { compileRaw, queryBuilder, sql, Table } from '../database/query-builder';
+import { preparedQuery } from '../database/prepared-query';
+import { compileRaw, queryBuilder, rowsTable, sql, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { StorefrontAnswerInputs, StorefrontDocument } from './storefront-document';
 import { StorefrontMarkEntity } from './storefront-mark.entity';
@@ -76,6 +77,25 @@ const READ_ETAGS_SQL = `
 export const MARK_SHARDS = 16;
 
 const db = queryBuilder<{ storefrontMarks: Table<StorefrontMarkEntity, 'version'> }>();
+
+/** Raises one mark row of each menu (prepared): made at version 1 when the row is new. */
+const raiseMarks = preparedQuery(
+  ({ marks }: { marks: Array<{ menuUuid: string; shard: number }> }) =>
+    db
+      .insertInto('storefrontMarks')
+      .columns(['menuUuid', 'shard'])
+      .expression((eb) =>
+        eb
+          .selectFrom(rowsTable(marks, { menuUuid: 'uuid', shard: 'smallint' }, 'm'))
+          .select(['m.menuUuid', 'm.shard'])
+          .orderBy('m.menuUuid'),
+      )
+      .onConflict((conflict) =>
+        conflict
+          .columns(['menuUuid', 'shard'])
+          .doUpdateSet({ version: sql<string>`storefront_marks.version + 1` }),
+      ),
+);
 
 interface StoredEtagRow {
   business_key: string;
@@ -173,17 +193,7 @@ export class StorefrontDocumentRepository {
     const marks = [...new Set(menuUuids)]
       .sort()
       .map((menuUuid) => ({ menuUuid, shard: randomInt(MARK_SHARDS) }));
-    await writeBeforeCommit(
-      manager,
-      db
-        .insertInto('storefrontMarks')
-        .values(marks)
-        .onConflict((conflict) =>
-          conflict
-            .columns(['menuUuid', 'shard'])
-            .doUpdateSet({ version: sql<string>`storefront_marks.version + 1` }),
-        ),
-    );
+    await writeBeforeCommit(manager, raiseMarks({ marks }));
   }
 
   /**

@@ -93,10 +93,17 @@ export class StockService {
     const zone = stockTimeZone(take.businessExtra);
     const instant = take.requestedTime ?? this.clock.now();
     const at = this.clock.now();
+    // One period per mode: every item of the order shares the business's day.
+    const periods = new Map<StockSetting['mode'], string>();
+    const periodFor = (mode: StockSetting['mode']) => {
+      let period = periods.get(mode);
+      if (period === undefined) periods.set(mode, (period = periodOf(mode, zone, instant)));
+      return period;
+    };
     // In item order: the refusal names the first item short, as the rows are locked.
     const items = [...wanted.keys()].sort().map((itemUuid) => {
       const { setting, portions, position } = wanted.get(itemUuid)!;
-      const period = periodOf(setting.mode, zone, instant);
+      const period = periodFor(setting.mode);
       return { itemUuid, period, portions, quantity: setting.quantity, setting, position };
     });
     // Taken by the statement that sends the transaction's held writes, first in it.
