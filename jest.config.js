@@ -1,9 +1,4 @@
 /**
- * One run for the three tiers: unit specs beside the code (pure rules), medium
- * specs in test/medium (a feature module on a real database, no HTTP) and e2e
- * specs in test/ (HTTP through the real app), the last two on a real database.
- */
-/**
  * Workers: on the PostgreSQL server a test file spends part of its time
  * waiting for the server's own processes, so a third worker keeps two cores
  * busy; on the embedded database each file's database runs in a thread of its
@@ -11,6 +6,11 @@
  */
 const onServer = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_URL);
 
+/**
+ * One run for the three tiers: unit specs beside the code (pure rules), medium
+ * specs in test/medium (a feature module on a real database, no HTTP) and e2e
+ * specs in test/ (HTTP through the real app), the last two on a real database.
+ */
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',

@@ -9,6 +9,7 @@ import { expectError, expectOk } from './support/expect';
 import { apiHeaders } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
 import { TransactionProbeModule, whileInTransaction } from './support/transaction-probe.module';
+import { describeEmbeddedOnly } from './support/server-only';
 
 /**
  * A TCP proxy on loopback between the service and the PostgreSQL server:
@@ -145,9 +146,7 @@ describe('a database outage under the running service', () => {
   });
 });
 
-const embeddedOnly = serverUrl() ? describe.skip : describe;
-
-embeddedOnly('the embedded database worker dying under the running service', () => {
+describeEmbeddedOnly('the embedded database worker dying under the running service', () => {
   let t: TestApp;
 
   beforeAll(async () => {

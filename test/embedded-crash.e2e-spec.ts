@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerBody } from './support/account';
 import { ChildService, startChildService } from './support/child-service';
-import { pgliteTemplateDir, serverUrl } from './support/database';
+import { pgliteTemplateDir } from './support/database';
 import { TEST_API_KEY } from './support/test-app';
+import { describeEmbeddedOnly } from './support/server-only';
 
 async function post(
   service: ChildService,
@@ -29,10 +30,7 @@ async function post(
 // on a busy machine that takes longer than the default test time.
 jest.setTimeout(300_000);
 
-// Tested in the run on the embedded database (npm test without TEST_DATABASE_URL).
-const embeddedRun = serverUrl() ? describe.skip : describe;
-
-embeddedRun('the embedded service after a crash', () => {
+describeEmbeddedOnly('the embedded service after a crash', () => {
   let dataDir: string;
   const started: ChildService[] = [];
 

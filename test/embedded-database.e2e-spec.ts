@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { DataDirLockedError } from '../src/database/embedded/data-dir-lock';
 import { EmbeddedConnection, EmbeddedPostgres } from '../src/database/embedded/embedded-postgres';
-import { pgliteTemplateDir, serverUrl } from './support/database';
+import { pgliteTemplateDir } from './support/database';
 import { ProbeModule } from './support/probe.module';
 import { expectOk } from './support/expect';
 import { apiHeaders } from './support/factory';
 import { startTestApp } from './support/test-app';
+import { describeEmbeddedOnly } from './support/server-only';
 
 async function query(
   connection: EmbeddedConnection,
@@ -28,10 +29,7 @@ async function query(
   }
 }
 
-// The embedded database itself: tested in the run on it (npm test without TEST_DATABASE_URL).
-const embeddedRun = serverUrl() ? describe.skip : describe;
-
-embeddedRun('embedded PostgreSQL (PGlite)', () => {
+describeEmbeddedOnly('embedded PostgreSQL (PGlite)', () => {
   let dataDir: string;
 
   beforeEach(() => {

@@ -3,9 +3,10 @@ import { MailPort } from '../src/mail/mail.port';
 import { OutboxService } from '../src/outbox/outbox.service';
 import { OutboxWorker } from '../src/outbox/outbox.worker';
 import { OUTBOX_MAX_ATTEMPTS } from '../src/outbox/outbox-retry';
-import { createTestDatabase, serverUrl } from './support/database';
+import { createTestDatabase } from './support/database';
 import { readMails } from './support/mail';
 import { startTestApp, TestApp } from './support/test-app';
+import { serverOnly } from './support/server-only';
 
 interface Row {
   uuid: string;
@@ -207,8 +208,7 @@ describe('outbox delivery', () => {
     }
   });
 
-  const onServer = serverUrl() ? it : it.skip;
-  onServer('delivers each row exactly once when two replicas drain together', async () => {
+  serverOnly('delivers each row exactly once when two replicas drain together', async () => {
     const replica = await startTestApp(
       {},
       { database: { env: { DATABASE_URL: t.config.databaseUrl! }, drop: async () => {} } },

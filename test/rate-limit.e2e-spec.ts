@@ -1,8 +1,8 @@
 import { ApiError } from '../src/http/api-error';
 import { Clock } from '../src/common/clock';
 import { RateLimitService } from '../src/rate-limit/rate-limit.service';
-import { serverUrl } from './support/database';
 import { startTestApp, TestApp } from './support/test-app';
+import { describeServerOnly } from './support/server-only';
 
 async function refusal(promise: Promise<void>): Promise<ApiError | undefined> {
   try {
@@ -66,8 +66,7 @@ describe('RateLimitService', () => {
     await expect(limiter.consume('ok', 'k', 1, 0)).rejects.toThrow(/window/);
   });
 
-  const onServer = serverUrl() ? describe : describe.skip;
-  onServer('on a PostgreSQL server (several replicas)', () => {
+  describeServerOnly('on a PostgreSQL server (several replicas)', () => {
     it('shares counters between two processes of one database', async () => {
       const other = await startTestApp(
         {},
