@@ -27,19 +27,30 @@ import { measureMailDrain } from './mail-drain';
 import { prepareUssdOrders } from './seed-ussd';
 import { measureStationStreams } from './station-streams';
 import type { SmtpSink } from '../test/support/smtp-sink';
-import { LoadAnswer, LoadSpec, LoadSummary } from './types';
+import { LoadAnswer, LoadSpec, LoadSummary, RetrySummary } from './types';
 
-async function load(loader: ChildProcess, name: string, spec: Request): Promise<LoadAnswer> {
-  log(`${name}: ${settings.warmupSeconds} s warm-up, ${settings.durationSeconds} s measured`);
+/** A load's periods, when not the run's settings. */
+interface Timing {
+  warmupSeconds: number;
+  durationSeconds: number;
+}
+
+async function load(
+  loader: ChildProcess,
+  name: string,
+  spec: Request,
+  timing: Timing = settings,
+): Promise<LoadAnswer> {
+  log(`${name}: ${timing.warmupSeconds} s warm-up, ${timing.durationSeconds} s measured`);
   const full: LoadSpec = {
     name,
     connections: settings.connections,
-    warmupSeconds: settings.warmupSeconds,
-    durationSeconds: settings.durationSeconds,
+    warmupSeconds: timing.warmupSeconds,
+    durationSeconds: timing.durationSeconds,
     keyPrefix: `${name.replace(/\W+/g, '-')}-${randomBytes(4).toString('hex')}`,
     ...spec,
   };
-  const timeoutMs = (settings.warmupSeconds + settings.durationSeconds) * 1000 + 180_000;
+  const timeoutMs = (timing.warmupSeconds + timing.durationSeconds) * 1000 + 180_000;
   const answer = await ask<LoadAnswer>(loader, full, timeoutMs);
   const m = answer.measured!;
   log(
@@ -47,6 +58,71 @@ async function load(loader: ChildProcess, name: string, spec: Request): Promise<
       `errors ${m.errors}, non-2xx ${m.non2xx} ${JSON.stringify(m.statusCodes)}`,
   );
   return answer;
+}
+
+/**
+ * The halves of an alternating row (Scenario.alternate): the first of each
+ * side warms up as a whole load does, the second only while its connections
+ * open, the service having just served the same kind of request.
+ */
+function halvesOf(): [Timing, Timing] {
+  const durationSeconds = settings.durationSeconds / 2;
+  return [
+    { warmupSeconds: settings.warmupSeconds, durationSeconds },
+    { warmupSeconds: Math.min(settings.warmupSeconds, 2), durationSeconds },
+  ];
+}
+
+/**
+ * Two loads of one request as one: counts added up, the rate over both
+ * measured periods, and each latency percentile the higher of the two (the
+ * periods' own distributions are not kept, so this errs on the slow side).
+ */
+function mergeSummaries(a: LoadSummary, b: LoadSummary): LoadSummary {
+  const durationSeconds = a.durationSeconds + b.durationSeconds;
+  const statusCodes = { ...a.statusCodes };
+  for (const [code, n] of Object.entries(b.statusCodes)) {
+    statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  }
+  return {
+    requestsPerSecond: (a.completed + b.completed) / durationSeconds,
+    completed: a.completed + b.completed,
+    durationSeconds,
+    p50Ms: Math.max(a.p50Ms, b.p50Ms),
+    p90Ms: Math.max(a.p90Ms, b.p90Ms),
+    p99Ms: Math.max(a.p99Ms, b.p99Ms),
+    maxMs: Math.max(a.maxMs, b.maxMs),
+    errors: a.errors + b.errors,
+    timeouts: a.timeouts + b.timeouts,
+    non2xx: a.non2xx + b.non2xx,
+    statusCodes,
+    bytesPerSecond:
+      (a.bytesPerSecond * a.durationSeconds + b.bytesPerSecond * b.durationSeconds) /
+      durationSeconds,
+    startedAtMs: Math.min(a.startedAtMs, b.startedAtMs),
+    finishedAtMs: Math.max(a.finishedAtMs, b.finishedAtMs),
+  };
+}
+
+function mergeRetries(a?: RetrySummary, b?: RetrySummary): RetrySummary | undefined {
+  if (!a || !b) return a ?? b;
+  const statusCodes = { ...a.statusCodes };
+  for (const [code, n] of Object.entries(b.statusCodes)) {
+    statusCodes[code] = (statusCodes[code] ?? 0) + n;
+  }
+  return { sent: a.sent + b.sent, statusCodes };
+}
+
+/** The answers of a row's two halves of one side as one answer (its order check counts both). */
+function mergeAnswers(a: LoadAnswer, b: LoadAnswer): LoadAnswer {
+  const both = (x?: LoadSummary, y?: LoadSummary) => (x && y ? mergeSummaries(x, y) : (x ?? y));
+  return {
+    name: a.name,
+    warmup: both(a.warmup, b.warmup),
+    warmupRetries: mergeRetries(a.warmupRetries, b.warmupRetries),
+    measured: both(a.measured, b.measured),
+    measuredRetries: mergeRetries(a.measuredRetries, b.measuredRetries),
+  };
 }
 
 /** Everything the scenarios of one run share; `service` is the one of the current phase. */
@@ -74,12 +150,8 @@ function contextOf(state: RunState, etag?: string): RequestContext {
   return { bases, apiKey: state.apiKey, seeded: state.seeded, etag };
 }
 
-async function loadOf(
-  state: RunState,
-  spec: Load,
-  etag?: string,
-): Promise<LoadSummary | undefined> {
-  return (await load(state.loader, spec.name, requestOf(spec, contextOf(state, etag)))).measured;
+async function loadOf(state: RunState, spec: Load, timing?: Timing): Promise<LoadAnswer> {
+  return load(state.loader, spec.name, requestOf(spec, contextOf(state)), timing);
 }
 
 /** The part of `row` that belongs to `phase`: its loads, its order check, its row of the table. */
@@ -115,8 +187,11 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     reported && row.measure === 'station streams'
       ? await measureStationStreams(state.service.base, state.apiKey, state.seeded)
       : undefined;
+  const halves = reported && ceilingLoad && row.ceilingFirst && row.alternate ? halvesOf() : null;
+  let firstCeiling: LoadAnswer | undefined;
   if (reported && ceilingLoad && row.ceilingFirst) {
-    measured.ceiling = await loadOf(state, ceilingLoad);
+    firstCeiling = await loadOf(state, ceilingLoad, halves?.[0]);
+    measured.ceiling = firstCeiling.measured;
     await drain();
   }
   if (row.service && (row.serviceLoadedIn ?? row.phase) === phase) {
@@ -127,11 +202,12 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
         : undefined;
     const before = row.orderCheck ? await countOrders(state.dbUrl) : 0;
     const side = row.beside === 'table sheets' ? sheetsBeside(state.service.base) : undefined;
-    const answer = await load(
-      state.loader,
-      row.service.name,
-      requestOf(row.service, contextOf(state, etag)),
-    );
+    const request = requestOf(row.service, contextOf(state, etag));
+    let answer = await load(state.loader, row.service.name, request, halves?.[0]);
+    if (halves) {
+      await drain();
+      answer = mergeAnswers(answer, await load(state.loader, row.service.name, request, halves[1]));
+    }
     await side?.stop();
     if (row.orderCheck) {
       const check = checkOrders(answer, before, await countOrders(state.dbUrl));
@@ -144,12 +220,20 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     if (row.stockCheck) await checkHotStock(state);
     measured.service = answer.measured;
   }
+  if (halves && ceilingLoad && firstCeiling) {
+    await drain();
+    measured.ceiling = mergeAnswers(
+      firstCeiling,
+      await loadOf(state, ceilingLoad, halves[1]),
+    ).measured;
+  }
   if (!reported) return;
   if (row.ticketCheck) await checkTickets(state);
   const title = row.unanalyzed
     ? `${row.title} [entities ${(await lastAnalyzed(state.dbUrl)) ?? 'never analyzed'} ]`
     : row.title;
-  if (ceilingLoad && !row.ceilingFirst) measured.ceiling = await loadOf(state, ceilingLoad);
+  if (ceilingLoad && !row.ceilingFirst)
+    measured.ceiling = (await loadOf(state, ceilingLoad)).measured;
 
   const ceiling = ceilingLoad
     ? measured.ceiling

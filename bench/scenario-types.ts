@@ -79,6 +79,14 @@ export interface Scenario {
   ceilingLabel?: string;
   /** Run the ceiling's load before the service's. */
   ceilingFirst?: boolean;
+  /**
+   * Measure the two loads of the row in turn, ceiling, service, service,
+   * ceiling, each for half the measured time (with `ceilingFirst`, for
+   * requests that may be sent again): a drift of the machine's pace or the
+   * tables' growth over the row then weighs on both sides alike, where one
+   * load after the other always gave it to the second.
+   */
+  alternate?: boolean;
   /** What the ratio divides by: this row's ceiling, or another row's load. */
   ratioTo?: 'ceiling' | RowRef;
   ratioOf?: string;
