@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { sendWritesTogether } from './writes-before-commit';
+import { CommitWithLast, isChecksDue, sendWritesTogether } from './writes-before-commit';
 
 /**
  * The service's in-process events: name → payload. The kernel declares none;
@@ -87,18 +87,55 @@ export class EventBus {
    * asked for with beforeCommit run, then it commits; after the commit the
    * effects and committed handlers run in the order they were asked for.
    * Answers what `work` answers.
+   *
+   * When no step is asked for, the COMMIT goes in the same round trip as
+   * the held writes' statement: the rows the transaction locked are freed
+   * as soon as PostgreSQL is done with it. Where a leading write's SQL check
+   * finds work for its `then` (writeLeadingBeforeCommit), that statement
+   * fails, the transaction rolls back, and `work` runs once more in a
+   * transaction that commits on its own; `work` must be safe to run again
+   * (what it changes outside the transaction it changes idempotently).
    */
   async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    try {
+      return await this.attempt(work, true);
+    } catch (error) {
+      if (!isChecksDue(error)) throw error;
+      return this.attempt(work, false);
+    }
+  }
+
+  private async attempt<T>(
+    work: (tx: Transaction) => Promise<T>,
+    commitWithLast: boolean,
+  ): Promise<T> {
     const effects: Array<() => void | Promise<void>> = [];
-    const result = await this.dataSource.transaction(async (manager) => {
-      const steps: Array<() => Promise<void>> = [];
-      const answer = await sendWritesTogether(manager, () =>
-        work(this.open(manager, effects, steps)),
+    const steps: Array<() => Promise<void>> = [];
+    const commit: CommitWithLast = {
+      allowed: () => commitWithLast && steps.length === 0,
+      committed: false,
+    };
+    const runner = this.dataSource.createQueryRunner();
+    let result: T;
+    try {
+      await runner.startTransaction();
+      const manager = runner.manager;
+      result = await sendWritesTogether(
+        manager,
+        () => work(this.open(manager, effects, steps)),
+        commit,
       );
       // After the held writes; a step may ask for another: each runs once, in order.
       for (let i = 0; i < steps.length; i++) await steps[i]();
-      return answer;
-    });
+      if (!commit.committed) await runner.commitTransaction();
+    } catch (error) {
+      if (runner.isTransactionActive) {
+        await runner.rollbackTransaction().catch(() => undefined);
+      }
+      throw error;
+    } finally {
+      await runner.release();
+    }
     for (const effect of effects) {
       try {
         await effect();

@@ -1,5 +1,6 @@
 import { Compilable, OperationNodeSource } from 'kysely';
 import { EntityManager } from 'typeorm';
+import { runAndCommit } from './commit-with-last';
 import { PreparedRun } from './prepared-query';
 import { compileRaw, execute, fetchAll, fetchOne, sql, toCamel } from './query-builder';
 
@@ -13,6 +14,32 @@ const held = new WeakMap<EntityManager, HeldWrite[]>();
 interface HeldLead {
   write: HeldWrite;
   then(rows: Record<string, unknown>[]): Promise<void>;
+  settled?: HeldWrite;
+}
+
+/**
+ * The SQLSTATE of `checks_before_commit` (a function of the migrations): a
+ * statement sent with its transaction's COMMIT found that a leading write's
+ * `then` has work to do, so the transaction rolled back and must be run
+ * again with the COMMIT on its own.
+ */
+export const CHECKS_DUE_SQLSTATE = 'SV001';
+
+/** Whether `error` is that signal (thrown as TypeORM throws a failed query's). */
+export function isChecksDue(error: unknown): boolean {
+  const failed = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  return (failed?.driverError?.code ?? failed?.code) === CHECKS_DUE_SQLSTATE;
+}
+
+/**
+ * How a transaction run by sendWritesTogether may send its COMMIT with the
+ * statement of its held writes, in one round trip (see runAndCommit).
+ */
+export interface CommitWithLast {
+  /** Asked once the work is done: whether nothing else runs between that statement and the commit. */
+  allowed(): boolean;
+  /** Set once the statement has carried the commit. */
+  committed: boolean;
 }
 
 /** The one leading write (writeLeadingBeforeCommit) each such transaction may hold. */
@@ -43,15 +70,22 @@ export async function writeBeforeCommit(manager: EntityManager, write: HeldWrite
  * For a write whose rows other transactions wait for: they are locked by
  * the last statement before the commit, in no round trip of their own. One
  * per transaction; outside sendWritesTogether it is sent at once.
+ *
+ * `settled`, when given, is a query of one boolean over the write's rows
+ * (named `lead`) that is true when `then` would have nothing to do with them. The
+ * statement may then carry the transaction's COMMIT (see CommitWithLast),
+ * and `then` is not called; where the condition fails, the statement raises
+ * CHECKS_DUE_SQLSTATE, and the transaction is run again with `then`.
  */
 export async function writeLeadingBeforeCommit<O>(
   manager: EntityManager,
   write: Compilable<O> & OperationNodeSource,
   then: (rows: O[]) => Promise<void>,
+  settled?: HeldWrite,
 ): Promise<void> {
   if (!held.has(manager)) return then(await fetchAll(manager, write));
   if (leading.has(manager)) throw new Error('A transaction holds one leading write at most.');
-  leading.set(manager, { write, then: then as HeldLead['then'] });
+  leading.set(manager, { write, then: then as HeldLead['then'], settled });
 }
 
 /**
@@ -60,11 +94,14 @@ export async function writeLeadingBeforeCommit<O>(
  * `WITH` part of it (a SELECT part is read by the statement, so that it runs),
  * in one round trip instead of one each; a leading write
  * (writeLeadingBeforeCommit) goes first and its rows are handed on. Nothing
- * is sent if `work` fails.
+ * is sent if `work` fails. With `commit` allowed, the statement carries the
+ * transaction's COMMIT, when there is a statement and its leading write (if
+ * any) says how it is settled.
  */
 export async function sendWritesTogether<T>(
   manager: EntityManager,
   work: () => Promise<T>,
+  commit?: CommitWithLast,
 ): Promise<T> {
   if (held.has(manager)) return work();
   const writes: HeldWrite[] = [];
@@ -74,8 +111,18 @@ export async function sendWritesTogether<T>(
     held.delete(manager);
     const lead = leading.get(manager);
     leading.delete(manager);
-    if (lead) await lead.then(await sendLeading(manager, lead.write, writes));
-    else await sendTogether(manager, writes);
+    const withCommit = commit !== undefined && commit.allowed();
+    if (lead && withCommit && lead.settled) {
+      await sendLeading(manager, lead.write, writes, lead.settled);
+      commit.committed = true;
+    } else if (lead) {
+      await lead.then(await sendLeading(manager, lead.write, writes));
+    } else if (withCommit && writes.length > 0) {
+      await sendTogether(manager, writes, true);
+      commit.committed = true;
+    } else {
+      await sendTogether(manager, writes);
+    }
     return result;
   } finally {
     held.delete(manager);
@@ -101,34 +148,48 @@ function partsOf(writes: HeldWrite[]) {
 /**
  * `lead` and the held writes in one statement: `lead` is read first, whole
  * (its rows as one JSON array), so it runs before the parts no read reaches,
- * which PostgreSQL runs once the statement's reads are done.
+ * which PostgreSQL runs once the statement's reads are done. With `settled`,
+ * the statement also checks it and carries the COMMIT (its rows are then
+ * not read).
  */
 async function sendLeading(
   manager: EntityManager,
   lead: HeldWrite,
   writes: HeldWrite[],
+  settled?: HeldWrite,
 ): Promise<Record<string, unknown>[]> {
-  if (writes.length === 0) return fetchAll(manager, lead as Compilable<Record<string, unknown>>);
+  if (writes.length === 0 && !settled) {
+    return fetchAll(manager, lead as Compilable<Record<string, unknown>>);
+  }
   const { parts, selects } = partsOf(writes);
-  const row = await fetchOne<{ lead: Record<string, unknown>[] | null }>(
-    manager,
-    compileRaw(
-      sql`WITH lead AS (${lead}), ${sql.join(parts, sql`, `)} SELECT ${sql.join(
-        [sql`(SELECT json_agg(lead) FROM lead) AS lead`, ...selects],
-        sql`, `,
-      )}`,
-    ),
+  const reads = [sql`(SELECT json_agg(lead) FROM lead) AS lead`, ...selects];
+  if (settled) reads.push(sql`checks_before_commit((${settled}))`);
+  const statement = compileRaw(
+    sql`WITH ${sql.join([sql`lead AS (${lead})`, ...parts], sql`, `)} SELECT ${sql.join(
+      reads,
+      sql`, `,
+    )}`,
   );
+  if (settled) {
+    await runAndCommit(manager, statement.sql, statement.parameters);
+    return [];
+  }
+  const row = await fetchOne<{ lead: Record<string, unknown>[] | null }>(manager, statement);
   return (row?.lead ?? []).map(toCamel);
 }
 
-async function sendTogether(manager: EntityManager, writes: HeldWrite[]): Promise<void> {
+async function sendTogether(
+  manager: EntityManager,
+  writes: HeldWrite[],
+  withCommit = false,
+): Promise<void> {
   if (writes.length === 0) return;
-  if (writes.length === 1) {
-    await execute(manager, writes[0]);
-    return;
+  let statement = writes[0].compile();
+  if (writes.length > 1) {
+    const { parts, selects } = partsOf(writes);
+    const reads = selects.length ? sql.join(selects, sql`, `) : sql`1`;
+    statement = compileRaw(sql`WITH ${sql.join(parts, sql`, `)} SELECT ${reads}`);
   }
-  const { parts, selects } = partsOf(writes);
-  const reads = selects.length ? sql.join(selects, sql`, `) : sql`1`;
-  await execute(manager, compileRaw(sql`WITH ${sql.join(parts, sql`, `)} SELECT ${reads}`));
+  if (withCommit) await runAndCommit(manager, statement.sql, statement.parameters);
+  else await execute(manager, statement);
 }

@@ -5,6 +5,7 @@ import {
   execute,
   fetchAll,
   fetchOne,
+  noTables,
   queryBuilder,
   rowsTable,
   sql,
@@ -104,6 +105,40 @@ const takeStatement = preparedQuery(
   },
 );
 
+/** An item's portions asked, its quantity and its low threshold, as the take's check reads them. */
+type ThresholdRow = {
+  itemUuid: string;
+  portions: number;
+  quantity: number;
+  lowAt: number;
+};
+
+const THRESHOLD_TYPES = {
+  itemUuid: 'uuid',
+  portions: 'int',
+  quantity: 'int',
+  lowAt: 'int',
+} as const;
+
+/**
+ * Whether the take (its rows named `lead`) left `then` nothing to do
+ * (prepared): every item took all its portions, and none crossed its low
+ * threshold or ran out. The same rules as the service's: remaining is
+ * max(0, quantity + adjusted − taken); low when it falls from above
+ * `low_at` to at most it; sold out when it falls to 0.
+ */
+const takeSettled = preparedQuery(({ rows }: { rows: ThresholdRow[] }) => {
+  const remaining = sql`GREATEST(0, w.quantity + l.adjusted - l.taken)`;
+  return noTables.selectNoFrom(
+    sql<boolean>`NOT EXISTS (SELECT 1 FROM ${rowsTable(rows, THRESHOLD_TYPES, 'w')}
+      LEFT JOIN lead l ON l.item_uuid = w.item_uuid
+      WHERE l.item_uuid IS NULL
+         OR l.taken < w.portions
+         OR (${remaining} + w.portions > w.low_at AND ${remaining} <= w.low_at)
+         OR ${remaining} <= 0)`.as('settled'),
+  );
+});
+
 /** The types of the ledger's columns as an insert writes them, in its column order. */
 const LEDGER_TYPES = {
   businessUuid: 'uuid',
@@ -171,17 +206,36 @@ export class StockRepository {
    * orders of the same items never wait for each other crosswise; each
    * condition is checked on the row as it stands once any other transaction
    * holding it has ended. A refusal leaves the takes of the other items in
-   * place: `then` throws, and the transaction rolls back.
+   * place: `then` throws, and the transaction rolls back. Given each item's
+   * low threshold (`lowAt`), the statement also checks whether `then` has
+   * anything to do (a refusal, a crossing); when it has not, the statement
+   * may carry the transaction's commit and `then` is not called (see
+   * writeLeadingBeforeCommit).
    */
   takeAll(
     manager: EntityManager,
     businessUuid: string,
     wanted: readonly WantedPortions[],
     then: (outcomes: Map<string, { ok: boolean; count: PeriodCount }>) => Promise<void>,
+    lowAt?: ReadonlyMap<string, number>,
   ): Promise<void> {
     const rows = inItemOrder(wanted);
-    return writeLeadingBeforeCommit(manager, takeStatement({ businessUuid, rows }), async (taken) =>
-      then(await this.outcomesOf(manager, rows, taken)),
+    // With every item's low threshold, the statement can tell that `then` has nothing to do.
+    const settled =
+      lowAt &&
+      takeSettled({
+        rows: rows.map(({ itemUuid, portions, quantity }) => ({
+          itemUuid,
+          portions,
+          quantity,
+          lowAt: lowAt.get(itemUuid) ?? 0,
+        })),
+      });
+    return writeLeadingBeforeCommit(
+      manager,
+      takeStatement({ businessUuid, rows }),
+      async (taken) => then(await this.outcomesOf(manager, rows, taken)),
+      settled,
     );
   }
 

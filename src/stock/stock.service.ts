@@ -75,9 +75,13 @@ export class StockService {
    * (422, nothing taken: the transaction rolls back) the first line whose
    * item has fewer portions left than the order asks, with `remaining`.
    * The take goes first in the statement that sends the transaction's held
-   * writes, just before the commit: the counts' rows, which every order of
-   * the same items waits for, stay locked for that one round trip and the
-   * commit, and the stocked order sends no statement of its own.
+   * writes, just before the commit, and the statement checks that no line
+   * is short and no threshold crossed, so that it can carry the COMMIT: the
+   * counts' rows, which every order of the same items waits for, stay
+   * locked only while PostgreSQL runs that statement, and the stocked order
+   * sends no statement of its own. A refusal or a crossing has the order's
+   * transaction run again with the COMMIT on its own, where `afterTake`
+   * refuses the line or announces the crossing.
    */
   async takeForOrder(tx: Transaction, take: StockTake): Promise<void> {
     // Per item: its setting, the portions of all its lines, and its first line (named in a refusal).
@@ -107,8 +111,12 @@ export class StockService {
       return { itemUuid, period, portions, quantity: setting.quantity, setting, position };
     });
     // Taken by the statement that sends the transaction's held writes, first in it.
-    await this.repository.takeAll(tx.manager, take.businessUuid, items, (outcomes) =>
-      this.afterTake(tx, take, items, outcomes),
+    await this.repository.takeAll(
+      tx.manager,
+      take.businessUuid,
+      items,
+      (outcomes) => this.afterTake(tx, take, items, outcomes),
+      new Map(items.map(({ itemUuid, setting }) => [itemUuid, setting.lowAt])),
     );
     // Held, so sent in that statement after the take (rolled back with a refusal).
     await this.repository.holdLedger(

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { EventBus } from '../../src/database/event-bus';
 import { queryBuilder, Table } from '../../src/database/query-builder';
 import { writeBeforeCommit } from '../../src/database/writes-before-commit';
@@ -109,5 +110,74 @@ describe('the event bus', () => {
     ).rejects.toThrow('step refused');
     expect(seen).toEqual(['in:e']);
     expect(await labels()).toEqual(['a', 'c', 'd', 'held']);
+  });
+
+  /** What reaches the pg driver while `work` runs: COMMITs sent alone, and statements sent with theirs. */
+  async function commitsDuring(work: () => Promise<unknown>) {
+    const spy = jest.spyOn(Client.prototype, 'query');
+    try {
+      await work().catch(() => undefined);
+      const sent = spy.mock.calls.map(([query]) => query as unknown);
+      return {
+        alone: sent.filter((query) => query === 'COMMIT').length,
+        carried: sent.filter((query) => query?.constructor?.name === 'StatementThenCommit').length,
+      };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('sends the COMMIT with the held writes’ statement, in one round trip, when no step is asked for', async () => {
+    const sent = await commitsDuring(() =>
+      bus.transaction(async (tx) => {
+        await tx.emit('probe.happened', { label: 'f' });
+        await writeBeforeCommit(tx.manager, probes.insertInto('probeRows').values({ label: 'g' }));
+      }),
+    );
+    expect(sent).toEqual({ alone: 0, carried: 1 });
+    expect(seen).toEqual(['in:f', 'committed:f']);
+    expect(await labels()).toEqual(['a', 'c', 'd', 'f', 'g', 'held']);
+    // The connection goes back to the pool out of any transaction: the next one works.
+    await bus.transaction((tx) => tx.emit('probe.happened', { label: 'h' }));
+    expect(await labels()).toContain('h');
+  });
+
+  it('commits on its own without held writes, or with a step before the commit', async () => {
+    expect(
+      await commitsDuring(() => bus.transaction((tx) => tx.emit('probe.happened', { label: 'i' }))),
+    ).toEqual({ alone: 1, carried: 0 });
+    expect(
+      await commitsDuring(() =>
+        bus.transaction(async (tx) => {
+          await writeBeforeCommit(
+            tx.manager,
+            probes.insertInto('probeRows').values({ label: 'j' }),
+          );
+          tx.beforeCommit(async () => undefined);
+        }),
+      ),
+    ).toEqual({ alone: 1, carried: 0 });
+    expect(await labels()).toEqual(expect.arrayContaining(['i', 'j']));
+  });
+
+  it('rolls everything back when the statement carrying the COMMIT fails, and runs nothing after it', async () => {
+    const sent = await commitsDuring(async () => {
+      await expect(
+        bus.transaction(async (tx) => {
+          await tx.emit('probe.happened', { label: 'k' });
+          tx.afterCommit(() => void seen.push('effect'));
+          // 'a' is taken: the held statement breaks the primary key.
+          await writeBeforeCommit(
+            tx.manager,
+            probes.insertInto('probeRows').values({ label: 'a' }),
+          );
+        }),
+      ).rejects.toThrow(/duplicate key/);
+    });
+    expect(sent).toEqual({ alone: 0, carried: 1 });
+    expect(seen).toEqual(['in:k']);
+    expect(await labels()).not.toContain('k');
+    await bus.transaction((tx) => tx.emit('probe.happened', { label: 'l' }));
+    expect(await labels()).toContain('l');
   });
 });

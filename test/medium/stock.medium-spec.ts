@@ -245,4 +245,62 @@ describe('StockRepository.takeAll: an order’s items in one statement', () => {
     );
     for (const item of [a, b, c]) expect((await row(item)).taken).toBe(20);
   });
+
+  /**
+   * A take given the items' low thresholds, as placement makes it: how many
+   * times the work ran, and whether `then` saw the outcomes.
+   */
+  const takeChecked = async (wanted: Array<ReturnType<typeof want>>, lowAt: number) => {
+    let runs = 0;
+    let seen: Map<string, { ok: boolean; count: { taken: number; adjusted: number } }> | undefined;
+    await bus.transaction(async (tx) => {
+      runs++;
+      await repository.takeAll(
+        tx.manager,
+        business,
+        wanted,
+        async (outcomes) => void (seen = outcomes),
+        new Map(wanted.map((w) => [w.itemUuid, lowAt])),
+      );
+    });
+    return { runs, seen };
+  };
+
+  it('commits with its statement when every item is taken and none crosses a threshold; `then` has nothing to do', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await existing(a, 1);
+    const taken = await takeChecked([want(a, 2, 10), want(b, 3, 10)], 2);
+    expect(taken).toEqual({ runs: 1, seen: undefined });
+    expect(await row(a)).toEqual({ taken: 3, adjusted: 0 });
+    expect(await row(b)).toEqual({ taken: 3, adjusted: 0 });
+  });
+
+  it('runs the work again with `then` when an item is short', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await existing(a, 9);
+    await existing(b, 0);
+    const taken = await takeChecked([want(a, 2, 10), want(b, 1, 10)], 0);
+    expect(taken.runs).toBe(2);
+    expect(taken.seen?.get(a)).toEqual({ ok: false, count: { taken: 9, adjusted: 0 } });
+    // No refusal thrown here, so the second run commits what it took: b once, not twice.
+    expect(await row(b)).toEqual({ taken: 1, adjusted: 0 });
+    expect(await row(a)).toEqual({ taken: 9, adjusted: 0 });
+  });
+
+  it('runs the work again with `then` when a take crosses the low threshold or sells out, taking once', async () => {
+    const [a, b] = [randomUUID(), randomUUID()];
+    await existing(a, 6);
+    // 10 − 6 = 4 left, low at 3: taking 1 leaves 3, a crossing.
+    const low = await takeChecked([want(a, 1, 10)], 3);
+    expect(low.runs).toBe(2);
+    expect(low.seen?.get(a)).toEqual({ ok: true, count: { taken: 7, adjusted: 0 } });
+    expect(await row(a)).toEqual({ taken: 7, adjusted: 0 });
+    // The last 2 portions of a period without a row: sold out.
+    const out = await takeChecked([want(b, 2, 2)], 0);
+    expect(out.runs).toBe(2);
+    expect(out.seen?.get(b)).toEqual({ ok: true, count: { taken: 2, adjusted: 0 } });
+    // Left at 3 of 10 and low at 3: taking 1 more crosses nothing.
+    expect(await takeChecked([want(a, 1, 10)], 3)).toEqual({ runs: 1, seen: undefined });
+    expect(await row(a)).toEqual({ taken: 8, adjusted: 0 });
+  });
 });
