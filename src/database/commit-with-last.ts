@@ -44,6 +44,10 @@ interface RunnerState {
   connect(): Promise<{ query(query: Query): unknown }>;
   isTransactionActive: boolean;
   transactionDepth: number;
+  /** Tells the data source's subscribers of the commit, as commitTransaction does. */
+  broadcaster: {
+    broadcast(event: 'BeforeTransactionCommit' | 'AfterTransactionCommit'): Promise<void>;
+  };
 }
 
 /**
@@ -52,6 +56,8 @@ interface RunnerState {
  * names their columns. On failure (of the statement or of the commit) the
  * error is thrown as TypeORM throws a failed query's, and the transaction
  * is left to its caller's rollback (a no-op once PostgreSQL has ended it).
+ * The data source's subscribers are told of the commit as TypeORM tells
+ * them of its own.
  */
 export async function runAndCommit(
   manager: EntityManager,
@@ -63,6 +69,7 @@ export async function runAndCommit(
     throw new Error('runAndCommit needs the outermost transaction of its manager');
   }
   const client = await runner.connect();
+  await runner.broadcaster.broadcast('BeforeTransactionCommit');
   const results = await new Promise<PgResult | PgResult[]>((resolve, reject) => {
     client.query(
       new StatementThenCommit({
@@ -76,6 +83,8 @@ export async function runAndCommit(
   });
   runner.isTransactionActive = false;
   runner.transactionDepth = 0;
+  // As after TypeORM's own COMMIT: subscribers (the outbox's wake-up) hear of it.
+  await runner.broadcaster.broadcast('AfterTransactionCommit');
   const first = Array.isArray(results) ? results[0] : results;
   return first?.rows ?? [];
 }

@@ -128,13 +128,24 @@ describe('the event bus', () => {
   }
 
   it('sends the COMMIT with the held writes’ statement, in one round trip, when no step is asked for', async () => {
+    // The data source's subscribers hear of the commit as of TypeORM's own (the outbox wakes this way).
+    const heard: string[] = [];
+    const subscriber = {
+      beforeTransactionCommit: () => void heard.push('before commit'),
+      afterTransactionCommit: (event: { queryRunner: { isTransactionActive: boolean } }) =>
+        void heard.push(`after commit, active ${event.queryRunner.isTransactionActive}`),
+    };
+    ctx.dataSource.subscribers.push(subscriber);
     const sent = await commitsDuring(() =>
       bus.transaction(async (tx) => {
         await tx.emit('probe.happened', { label: 'f' });
         await writeBeforeCommit(tx.manager, probes.insertInto('probeRows').values({ label: 'g' }));
       }),
+    ).finally(() =>
+      ctx.dataSource.subscribers.splice(ctx.dataSource.subscribers.indexOf(subscriber), 1),
     );
     expect(sent).toEqual({ alone: 0, carried: 1 });
+    expect(heard).toEqual(['before commit', 'after commit, active false']);
     expect(seen).toEqual(['in:f', 'committed:f']);
     expect(await labels()).toEqual(['a', 'c', 'd', 'f', 'g', 'held']);
     // The connection goes back to the pool out of any transaction: the next one works.
