@@ -69,6 +69,8 @@ function main(): void {
   const summary = who === 'ceiling' ? scenario?.ceiling : scenario?.service;
   if (!summary) throw new Error(`no period "${period}" in ${resultsFile}`);
 
+  // A load measured in halves counts only its own halves, not the other side's load between them.
+  const periods = summary.periods ?? [summary];
   // Profile times are monotonic microseconds; the profile ends when the process exited.
   const toEpochMs = (micros: number) => run.exitedAtMs - (profile.endTime - micros) / 1000;
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
@@ -81,7 +83,7 @@ function main(): void {
     const delta = profile.timeDeltas[index] ?? 0;
     at += delta;
     const epoch = toEpochMs(at);
-    if (epoch < summary.startedAtMs || epoch > summary.finishedAtMs) return;
+    if (!periods.some((p) => epoch >= p.startedAtMs && epoch <= p.finishedAtMs)) return;
     const frame = frames.get(nodeId)!;
     inside += delta;
     if (frame.functionName === '(idle)') idle += delta;

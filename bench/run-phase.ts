@@ -101,6 +101,9 @@ function mergeSummaries(a: LoadSummary, b: LoadSummary): LoadSummary {
       durationSeconds,
     startedAtMs: Math.min(a.startedAtMs, b.startedAtMs),
     finishedAtMs: Math.max(a.finishedAtMs, b.finishedAtMs),
+    periods: [a, b].flatMap(
+      ({ startedAtMs, finishedAtMs, periods }) => periods ?? [{ startedAtMs, finishedAtMs }],
+    ),
   };
 }
 

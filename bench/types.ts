@@ -41,6 +41,8 @@ export interface LoadSummary {
   /** Epoch ms of the period, to find it again in a CPU profile of the service. */
   startedAtMs: number;
   finishedAtMs: number;
+  /** A load measured in halves (Scenario.alternate): each half's period, the other side's between them. */
+  periods?: Array<{ startedAtMs: number; finishedAtMs: number }>;
 }
 
 /** Requests cut off at the end of a period, sent again with their Idempotency-Key. */
