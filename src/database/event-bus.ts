@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { startTransactionLazily } from './transaction-round-trips';
 import { CommitWithLast, isChecksDue, sendWritesTogether } from './writes-before-commit';
 
 /**
@@ -88,8 +89,9 @@ export class EventBus {
    * effects and committed handlers run in the order they were asked for.
    * Answers what `work` answers.
    *
-   * When no step is asked for, the COMMIT goes in the same round trip as
-   * the held writes' statement: the rows the transaction locked are freed
+   * The BEGIN goes in the same round trip as the first statement, and,
+   * when no step is asked for, the COMMIT in the same round trip as the
+   * held writes' statement: the rows the transaction locked are freed
    * as soon as PostgreSQL is done with it. Where a leading write's SQL check
    * finds work for its `then` (writeLeadingBeforeCommit), that statement
    * fails, the transaction rolls back, and `work` runs once more in a
@@ -118,7 +120,8 @@ export class EventBus {
     const runner = this.dataSource.createQueryRunner();
     let result: T;
     try {
-      await runner.startTransaction();
+      // Its BEGIN goes with its first statement.
+      await startTransactionLazily(runner);
       const manager = runner.manager;
       result = await sendWritesTogether(
         manager,

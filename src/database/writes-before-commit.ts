@@ -1,6 +1,6 @@
 import { Compilable, OperationNodeSource } from 'kysely';
 import { EntityManager } from 'typeorm';
-import { runAndCommit } from './commit-with-last';
+import { runAndCommit } from './transaction-round-trips';
 import { PreparedRun } from './prepared-query';
 import { compileRaw, execute, fetchAll, fetchOne, sql, toCamel } from './query-builder';
 

@@ -118,9 +118,14 @@ describe('the event bus', () => {
     try {
       await work().catch(() => undefined);
       const sent = spy.mock.calls.map(([query]) => query as unknown);
+      const carrying = (what: 'begin' | 'commit') =>
+        sent.filter((query) => (query as { around?: Record<string, boolean> })?.around?.[what])
+          .length;
       return {
         alone: sent.filter((query) => query === 'COMMIT').length,
-        carried: sent.filter((query) => query?.constructor?.name === 'StatementThenCommit').length,
+        carried: carrying('commit'),
+        begins: sent.filter((query) => query === 'START TRANSACTION' || query === 'BEGIN').length,
+        beginsCarried: carrying('begin'),
       };
     } finally {
       spy.mockRestore();
@@ -144,7 +149,8 @@ describe('the event bus', () => {
     ).finally(() =>
       ctx.dataSource.subscribers.splice(ctx.dataSource.subscribers.indexOf(subscriber), 1),
     );
-    expect(sent).toEqual({ alone: 0, carried: 1 });
+    // The handler's INSERT carried the BEGIN, the held writes' statement the COMMIT.
+    expect(sent).toEqual({ alone: 0, carried: 1, begins: 0, beginsCarried: 1 });
     expect(heard).toEqual(['before commit', 'after commit, active false']);
     expect(seen).toEqual(['in:f', 'committed:f']);
     expect(await labels()).toEqual(['a', 'c', 'd', 'f', 'g', 'held']);
@@ -156,7 +162,7 @@ describe('the event bus', () => {
   it('commits on its own without held writes, or with a step before the commit', async () => {
     expect(
       await commitsDuring(() => bus.transaction((tx) => tx.emit('probe.happened', { label: 'i' }))),
-    ).toEqual({ alone: 1, carried: 0 });
+    ).toEqual({ alone: 1, carried: 0, begins: 0, beginsCarried: 1 });
     expect(
       await commitsDuring(() =>
         bus.transaction(async (tx) => {
@@ -167,7 +173,7 @@ describe('the event bus', () => {
           tx.beforeCommit(async () => undefined);
         }),
       ),
-    ).toEqual({ alone: 1, carried: 0 });
+    ).toEqual({ alone: 1, carried: 0, begins: 0, beginsCarried: 1 });
     expect(await labels()).toEqual(expect.arrayContaining(['i', 'j']));
   });
 
@@ -185,10 +191,46 @@ describe('the event bus', () => {
         }),
       ).rejects.toThrow(/duplicate key/);
     });
-    expect(sent).toEqual({ alone: 0, carried: 1 });
+    expect(sent).toEqual({ alone: 0, carried: 1, begins: 0, beginsCarried: 1 });
     expect(seen).toEqual(['in:k']);
     expect(await labels()).not.toContain('k');
     await bus.transaction((tx) => tx.emit('probe.happened', { label: 'l' }));
     expect(await labels()).toContain('l');
+  });
+
+  it('sends nothing for a transaction that sends no statement, and BEGIN with the COMMIT when the held writes are all it sends', async () => {
+    expect(await commitsDuring(() => bus.transaction(async () => 7))).toEqual({
+      alone: 0,
+      carried: 0,
+      begins: 0,
+      beginsCarried: 0,
+    });
+    expect(
+      await commitsDuring(() =>
+        bus.transaction((tx) =>
+          writeBeforeCommit(tx.manager, probes.insertInto('probeRows').values({ label: 'm' })),
+        ),
+      ),
+    ).toEqual({ alone: 0, carried: 1, begins: 0, beginsCarried: 1 });
+    expect(await labels()).toContain('m');
+  });
+
+  it('answers the first statement as TypeORM does, rows and counts, and rolls it back with the rest', async () => {
+    await expect(
+      bus.transaction(async (tx) => {
+        // UPDATE answers [rows, affected]; the first statement is the one that carries the BEGIN.
+        expect(
+          await tx.manager.query(
+            `UPDATE probe_rows SET label = 'a2' WHERE label = 'a' RETURNING label`,
+          ),
+        ).toEqual([[{ label: 'a2' }], 1]);
+        expect(
+          await tx.manager.query(`SELECT count(*)::int AS n FROM probe_rows WHERE label = 'a'`),
+        ).toEqual([{ n: 0 }]);
+        throw new Error('undo');
+      }),
+    ).rejects.toThrow('undo');
+    expect(await labels()).toContain('a');
+    expect(await labels()).not.toContain('a2');
   });
 });

@@ -1,0 +1,185 @@
+import { Query } from 'pg';
+import { EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
+import { QueryResult } from 'typeorm/query-runner/QueryResult';
+
+/**
+ * A transaction's BEGIN and COMMIT without round trips of their own.
+ *
+ * The pg driver sends one statement and waits for its answer before the
+ * next, so BEGIN and COMMIT each cost a round trip (and a socket write, a
+ * good share of the service's own work per request), and every row a
+ * transaction locked stays locked until the answer of its last statement
+ * has come back through a busy event loop and the COMMIT has gone out.
+ * Here BEGIN goes in the same write as the transaction's first statement,
+ * and COMMIT in the same write as its last (the held writes' statement, see
+ * writes-before-commit.ts): each as an extended-protocol Parse, Bind and
+ * Execute before the protocol's Sync. After an error PostgreSQL skips
+ * everything up to the Sync, so a COMMIT behind a failed statement is never
+ * run and the transaction rolls back as any failed transaction does.
+ */
+class PipelinedStatement extends Query {
+  constructor(
+    config: ConstructorParameters<typeof Query>[0],
+    /** What the statement carries: the transaction's BEGIN before it, its COMMIT behind it. */
+    readonly around: { begin: boolean; commit: boolean },
+  ) {
+    super(config);
+  }
+
+  /** pg's Query writes Parse, Bind and Describe here; BEGIN goes before them. */
+  override prepare(connection: PgConnection): void {
+    if (this.around.begin) sendSimple(connection, 'BEGIN');
+    super.prepare(connection);
+  }
+
+  /** pg's Query writes Execute and Sync here; COMMIT goes between them. */
+  _getRows(connection: PgConnection, rows: number | undefined): void {
+    connection.execute({ portal: this.portal, rows });
+    if (this.around.commit) sendSimple(connection, 'COMMIT');
+    connection.sync();
+  }
+}
+
+/** A statement without parameters as Parse, Bind and Execute of the unnamed statement and portal. */
+function sendSimple(connection: PgConnection, text: string): void {
+  connection.parse({ text, name: '', types: [] });
+  connection.bind({ portal: '', statement: '', values: [] });
+  connection.execute({ portal: '', rows: undefined });
+}
+
+/** The protocol writer of a pg client, as far as PipelinedStatement uses it. */
+interface PgConnection {
+  execute(options: { portal: string; rows: number | undefined }): void;
+  parse(options: { text: string; name: string; types: unknown[] }): void;
+  bind(options: { portal: string; statement: string; values: unknown[] }): void;
+  sync(): void;
+}
+
+declare module 'pg' {
+  interface Query {
+    portal: string;
+    prepare(connection: unknown): void;
+  }
+}
+
+interface PgResult {
+  command: string;
+  rows: Record<string, unknown>[];
+  rowCount: number | null;
+}
+
+/** The TypeORM query runner's state this file reads and sets (PostgresQueryRunner). */
+interface RunnerState {
+  connect(): Promise<{ query(query: Query): unknown }>;
+  query(query: string, parameters?: unknown[], structured?: boolean): Promise<unknown>;
+  isTransactionActive: boolean;
+  transactionDepth: number;
+  /** Tells the data source's subscribers of the commit, as commitTransaction does. */
+  broadcaster: {
+    broadcast(event: 'BeforeTransactionCommit' | 'AfterTransactionCommit'): Promise<void>;
+  };
+}
+
+/** The runners whose BEGIN is still to go with their first statement. */
+const beginPending = new WeakSet<object>();
+
+/**
+ * Starts the transaction of `runner` as TypeORM's startTransaction does,
+ * but holds its BEGIN for the first statement the transaction sends: that
+ * statement carries it in the same write. A transaction that sends no
+ * statement sends nothing at all, not even its COMMIT or ROLLBACK.
+ */
+export async function startTransactionLazily(queryRunner: QueryRunner): Promise<void> {
+  const runner = queryRunner as unknown as RunnerState;
+  const send = runner.query.bind(runner);
+  runner.query = async (query, parameters, structured) => {
+    if (query === 'START TRANSACTION' && runner.transactionDepth === 0) {
+      beginPending.add(runner);
+      return undefined;
+    }
+    if (!beginPending.has(runner)) return send(query, parameters, structured);
+    if (query === 'COMMIT' || query === 'ROLLBACK') {
+      // Nothing was sent: there is no transaction on the connection to end.
+      beginPending.delete(runner);
+      return undefined;
+    }
+    // Extended protocol takes one statement per Parse: text of several goes after a BEGIN of its own.
+    if (/;\s*\S/.test(query)) {
+      beginPending.delete(runner);
+      await send('BEGIN');
+      return send(query, parameters, structured);
+    }
+    beginPending.delete(runner);
+    const raw = await sendPipelined(runner, query, parameters ?? [], {
+      begin: true,
+      commit: false,
+    });
+    return asTypeormAnswers(raw, structured === true);
+  };
+  await queryRunner.startTransaction();
+}
+
+/** What TypeORM's PostgresQueryRunner.query answers for pg's result. */
+function asTypeormAnswers(raw: PgResult, structured: boolean): unknown {
+  const result = new QueryResult();
+  result.records = raw.rows;
+  if (raw.rowCount !== null) result.affected = raw.rowCount;
+  result.raw =
+    raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows;
+  return structured ? result : result.raw;
+}
+
+async function sendPipelined(
+  runner: RunnerState,
+  text: string,
+  parameters: readonly unknown[],
+  around: { begin: boolean; commit: boolean },
+): Promise<PgResult> {
+  const client = await runner.connect();
+  const results = await new Promise<PgResult | PgResult[]>((resolve, reject) => {
+    client.query(
+      new PipelinedStatement(
+        {
+          text,
+          values: [...parameters],
+          queryMode: 'extended',
+          callback: (error: Error | null, answer: PgResult | PgResult[]) =>
+            error ? reject(new QueryFailedError(text, [...parameters], error)) : resolve(answer),
+        } as ConstructorParameters<typeof Query>[0],
+        around,
+      ),
+    );
+  });
+  if (!Array.isArray(results)) return results;
+  // BEGIN's result first when it was sent, then the statement's, then COMMIT's.
+  return results[around.begin ? 1 : 0];
+}
+
+/**
+ * Runs `text` as the last statement of `manager`'s transaction and commits
+ * it in the same round trip (with the held BEGIN too, when the transaction
+ * sent nothing before); answers the statement's rows as PostgreSQL names
+ * their columns. On failure (of the statement or of the commit) the error
+ * is thrown as TypeORM throws a failed query's, and the transaction is left
+ * to its caller's rollback (a no-op once PostgreSQL has ended it). The data
+ * source's subscribers are told of the commit as TypeORM tells them of its
+ * own.
+ */
+export async function runAndCommit(
+  manager: EntityManager,
+  text: string,
+  parameters: readonly unknown[],
+): Promise<Record<string, unknown>[]> {
+  const runner = manager.queryRunner as unknown as RunnerState | undefined;
+  if (!runner?.isTransactionActive || runner.transactionDepth !== 1) {
+    throw new Error('runAndCommit needs the outermost transaction of its manager');
+  }
+  await runner.broadcaster.broadcast('BeforeTransactionCommit');
+  const begin = beginPending.delete(runner);
+  const result = await sendPipelined(runner, text, parameters, { begin, commit: true });
+  runner.isTransactionActive = false;
+  runner.transactionDepth = 0;
+  // As after TypeORM's own COMMIT: subscribers (the outbox's wake-up) hear of it.
+  await runner.broadcaster.broadcast('AfterTransactionCommit');
+  return result.rows ?? [];
+}
