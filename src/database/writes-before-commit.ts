@@ -72,10 +72,11 @@ export async function writeBeforeCommit(manager: EntityManager, write: HeldWrite
  * per transaction; outside sendWritesTogether it is sent at once.
  *
  * `settled`, when given, is a query of one boolean over the write's rows
- * (named `lead`) that is true when `then` would have nothing to do with them. The
- * statement may then carry the transaction's COMMIT (see CommitWithLast),
- * and `then` is not called; where the condition fails, the statement raises
- * CHECKS_DUE_SQLSTATE, and the transaction is run again with `then`.
+ * (named `lead`) that is true when `then` would have nothing to do with
+ * them. The statement may then carry the transaction's COMMIT (see
+ * CommitWithLast), and `then` is not called; where the condition fails,
+ * the statement raises CHECKS_DUE_SQLSTATE, and the transaction is run
+ * again with `then`.
  */
 export async function writeLeadingBeforeCommit<O>(
   manager: EntityManager,
@@ -162,8 +163,10 @@ async function sendLeading(
     return fetchAll(manager, lead as Compilable<Record<string, unknown>>);
   }
   const { parts, selects } = partsOf(writes);
-  const reads = [sql`(SELECT json_agg(lead) FROM lead) AS lead`, ...selects];
-  if (settled) reads.push(sql`checks_before_commit((${settled}))`);
+  // Settled, the lead's rows are not read: the check is what reaches them.
+  const reads = settled
+    ? [sql`checks_before_commit((${settled}))`, ...selects]
+    : [sql`(SELECT json_agg(lead) FROM lead) AS lead`, ...selects];
   const statement = compileRaw(
     sql`WITH ${sql.join([sql`lead AS (${lead})`, ...parts], sql`, `)} SELECT ${sql.join(
       reads,
