@@ -1,6 +1,7 @@
 import { Query } from 'pg';
 import { EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 import { QueryResult } from 'typeorm/query-runner/QueryResult';
+import { statementName } from './named-statements';
 
 /**
  * A transaction's BEGIN and COMMIT without round trips of their own.
@@ -26,9 +27,22 @@ class PipelinedStatement extends Query {
     super(config);
   }
 
-  /** pg's Query writes Parse, Bind and Describe here; BEGIN goes before them. */
+  /**
+   * pg's Query writes Parse, Bind and Describe here; BEGIN goes before
+   * them. A named statement not yet prepared on this connection is parsed
+   * before the BEGIN: pg records a named statement as prepared at the first
+   * ParseComplete of its query, so that one must be the statement's own (a
+   * Parse that fails is then never recorded). Parsing runs nothing; the
+   * statement still runs inside the transaction.
+   */
   override prepare(connection: PgConnection): void {
-    if (this.around.begin) sendSimple(connection, 'BEGIN');
+    if (this.around.begin) {
+      if (this.name && !this.hasBeenParsed(connection)) {
+        connection.parse({ text: this.text, name: this.name, types: this.types ?? [] });
+        connection.submittedNamedStatements[this.name] = this.text;
+      }
+      sendSimple(connection, 'BEGIN');
+    }
     super.prepare(connection);
   }
 
@@ -53,12 +67,18 @@ interface PgConnection {
   parse(options: { text: string; name: string; types: unknown[] }): void;
   bind(options: { portal: string; statement: string; values: unknown[] }): void;
   sync(): void;
+  /** The named statements whose Parse is sent and not yet answered. */
+  submittedNamedStatements: Record<string, string>;
 }
 
 declare module 'pg' {
   interface Query {
     portal: string;
+    name?: string;
+    text: string;
+    types?: unknown[];
     prepare(connection: unknown): void;
+    hasBeenParsed(connection: unknown): boolean;
   }
 }
 
@@ -142,6 +162,7 @@ async function sendPipelined(
         {
           text,
           values: [...parameters],
+          name: statementName(text, parameters),
           queryMode: 'extended',
           callback: (error: Error | null, answer: PgResult | PgResult[]) =>
             error ? reject(new QueryFailedError(text, [...parameters], error)) : resolve(answer),

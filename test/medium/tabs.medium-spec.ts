@@ -64,6 +64,28 @@ describe('tab repository (medium)', () => {
     expect(otherMenu.opened).toBe(true);
   });
 
+  it('opens and finds tabs on one connection past the runs PostgreSQL plans for their values', async () => {
+    // From its sixth run a named statement may run a kept (generic) plan: the
+    // partial index's predicate must still match the ON CONFLICT clause.
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const menuUuid = randomUUID();
+      const opened: boolean[] = [];
+      for (let i = 0; i < 8; i++) {
+        opened.push((await tabs.openOrFind(runner.manager, newTab(menuUuid, `t${i % 4}`))).opened);
+      }
+      expect(opened).toEqual([true, true, true, true, false, false, false, false]);
+      const [prepared] = (await runner.query(
+        `SELECT generic_plans + custom_plans AS runs FROM pg_prepared_statements
+          WHERE statement LIKE 'insert into "tabs"%'`,
+      )) as Array<{ runs: string }>;
+      expect(Number(prepared.runs)).toBeGreaterThanOrEqual(6);
+    } finally {
+      await runner.release();
+    }
+  });
+
   it('finds a settling tab rather than opening a second, and opens a new one once it closed', async () => {
     const menuUuid = randomUUID();
     const first = await dataSource.transaction((manager) =>

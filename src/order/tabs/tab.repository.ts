@@ -65,7 +65,13 @@ export class TabRepository {
         .insertInto('tabs')
         .values(tab)
         .onConflict((conflict) =>
-          conflict.columns(['menuUuid', 'table']).where('status', '<>', 'closed').doNothing(),
+          // The partial index's predicate in the text, not a parameter: PostgreSQL
+          // matches it to the index when it plans, and a kept (generic) plan of a
+          // named statement has no parameter values to match.
+          conflict
+            .columns(['menuUuid', 'table'])
+            .where('status', '<>', sql.lit('closed'))
+            .doNothing(),
         )
         .returningAll(),
     );
