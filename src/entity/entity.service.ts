@@ -228,11 +228,15 @@ export class EntityService {
    * or its business is not public. Runs on `manager` when given (the order's
    * transaction). The menu's `extra_data` comes without its delivery zones,
    * which come prepared in `deliveryZones` (held per menu version, see MenuZones).
+   * With `deliveryAreas` false, whether the menu has delivery areas is not
+   * read (`hasDeliveryItems` undefined): finding out reads every item of the
+   * menu, which an order that is no delivery never needs.
    */
   async findOrderableMenu(
     menuUuid: string,
     itemUuids: string[],
     manager?: EntityManager,
+    { deliveryAreas = true }: { deliveryAreas?: boolean } = {},
   ): Promise<OrderableMenu | null> {
     if (!isUuid(menuUuid)) return null;
     const uuid = menuUuid.toLowerCase();
@@ -245,6 +249,7 @@ export class EntityService {
       wanted,
       manager,
       held?.version ?? null,
+      deliveryAreas,
     );
     if (!found) return null;
     const { items } = found;

@@ -18,6 +18,14 @@ const MENU_COLUMNS = COLUMNS.replace(
 );
 if (MENU_COLUMNS === COLUMNS) throw new Error('COLUMNS no longer lists e.extra_data');
 
+/** One public item of category Delivery of the menu, if any: the statement's last part, when asked. */
+const DELIVERY_AREA = `
+       UNION ALL
+       (SELECT 'delivery', ${COLUMNS}, NULL FROM entities e JOIN m ON e.parent_entity_uuid = m.uuid
+         WHERE e.entity_type = $5 AND e.status = 'enabled' AND e.trashed_at IS NULL
+           AND lower(btrim(e.extra_data->>'category')) = 'delivery'
+         LIMIT 1)`;
+
 /** The read an order is placed against: a public menu with the items asked for. */
 @Injectable()
 export class OrderableMenuRepository {
@@ -34,6 +42,10 @@ export class OrderableMenuRepository {
    * when the row is still at that version its `extra_data` is answered null
    * and never leaves the database (a menu with delivery zones carries up to
    * hundreds of KiB of points). The menu's `version` is always answered.
+   *
+   * Without `deliveryAreas` the statement does not look for delivery areas
+   * (that part reads every item of the menu) and `hasDeliveryItems` is
+   * undefined.
    */
   async findOrderable(
     menuType: EntityType,
@@ -42,6 +54,7 @@ export class OrderableMenuRepository {
     itemUuids: string[],
     manager?: EntityManager,
     heldVersion: string | null = null,
+    deliveryAreas = true,
   ): Promise<{
     menu: EntityRecord;
     /** The menu row's version (see ROW_VERSION). */
@@ -50,7 +63,7 @@ export class OrderableMenuRepository {
     extraDataRead: boolean;
     business: EntityRecord;
     items: EntityRecord[];
-    hasDeliveryItems: boolean;
+    hasDeliveryItems: boolean | undefined;
   } | null> {
     const business = menuType.parent;
     if (!business) throw new Error(`${menuType.name} has no parent type`);
@@ -69,12 +82,7 @@ export class OrderableMenuRepository {
        UNION ALL
        SELECT 'item', ${COLUMNS}, NULL FROM entities e JOIN m ON e.parent_entity_uuid = m.uuid
         WHERE e.uuid = ANY($4::uuid[]) AND e.entity_type = $5
-          AND e.status = 'enabled' AND e.trashed_at IS NULL
-       UNION ALL
-       (SELECT 'delivery', ${COLUMNS}, NULL FROM entities e JOIN m ON e.parent_entity_uuid = m.uuid
-         WHERE e.entity_type = $5 AND e.status = 'enabled' AND e.trashed_at IS NULL
-           AND lower(btrim(e.extra_data->>'category')) = 'delivery'
-         LIMIT 1)`,
+          AND e.status = 'enabled' AND e.trashed_at IS NULL${deliveryAreas ? DELIVERY_AREA : ''}`,
       [menuUuid, menuType.name, business.name, itemUuids, itemType.name, heldVersion],
     );
     const menu = rows.find((row) => row.role === 'menu');
@@ -86,7 +94,7 @@ export class OrderableMenuRepository {
       extraDataRead: menu.extra_data !== null,
       business: toRecord(owner),
       items: rows.filter((row) => row.role === 'item').map(toRecord),
-      hasDeliveryItems: rows.some((row) => row.role === 'delivery'),
+      hasDeliveryItems: deliveryAreas ? rows.some((row) => row.role === 'delivery') : undefined,
     };
   }
 }

@@ -12,8 +12,12 @@ export interface OrderableMenu {
   business: EntityRecord;
   /** Only the asked uuids that are public items of this menu; missing ones are simply absent. */
   items: EntityRecord[];
-  /** Whether the menu has any public item of category `Delivery` (a delivery area with its fee). */
-  hasDeliveryItems: boolean;
+  /**
+   * Whether the menu has any public item of category `Delivery` (a delivery
+   * area with its fee); undefined when the caller did not ask (see
+   * findOrderableMenu's `deliveryAreas`).
+   */
+  hasDeliveryItems: boolean | undefined;
   /** The menu's delivery zones in their order, prepared for lookups; null when it has none. */
   deliveryZones: readonly DeliveryZone[] | null;
 }

@@ -67,6 +67,17 @@ export class OrderFulfilment {
     private readonly slotCounts: OrderSlotsRepository,
   ) {}
 
+  /**
+   * Whether the order may be a delivery before its lines are known: it says
+   * so, or names no type and gives an address. Any other order is a delivery
+   * only through a line of category Delivery (see inferFulfilment), which
+   * tells by itself that the menu has delivery areas.
+   */
+  mayBeDelivery(dto: HandOverBody): boolean {
+    if (dto.fulfilment_type !== undefined) return dto.fulfilment_type === 'delivery';
+    return (dto.delivery_data?.delivery_address ?? '').trim() !== '';
+  }
+
   /** Whether the order is for later: such an order may be placed while the business is closed. */
   isForLater(dto: HandOverBody): boolean {
     return dto.requested_time !== undefined;
@@ -103,7 +114,9 @@ export class OrderFulfilment {
       type,
       request,
       rules,
-      menuHasDeliveryItems: orderable.hasDeliveryItems,
+      // Not read for an order that cannot be a delivery (see mayBeDelivery),
+      // unless one of its lines is a delivery area: then the menu has one.
+      menuHasDeliveryItems: orderable.hasDeliveryItems ?? deliveryLines.length > 0,
       deliveryLines: deliveryLines.length,
       itemsSubtotal,
       zone,

@@ -245,6 +245,7 @@ export class PlacementGuards {
       body.menu_uuid,
       body.cart_items.map((line) => line.uuid),
       manager,
+      { deliveryAreas: this.fulfilment.mayBeDelivery(body) },
     );
     if (!orderable) {
       throw ApiError.notFound('The menu does not exist or is not open for orders.');
