@@ -168,6 +168,17 @@ describe('fulfilment at placement: modes, address, delivery line, location, mini
         'cart_items',
       );
       expect(none.delivery_lines).toBe(0);
+      // Named rather than inferred from the address: the same refusal.
+      const named = await expectRefused(
+        {
+          amount: '20.00',
+          fulfilment_type: 'delivery',
+          delivery_data: address,
+          cart_items: [line(food, 2)],
+        },
+        'cart_items',
+      );
+      expect(named.delivery_lines).toBe(0);
       await expectRefused(
         {
           amount: '25.50',
