@@ -319,7 +319,9 @@ export class PaymentRepository {
     const due = db
       .selectFrom('payments')
       .select('uuid')
-      .where('status', '=', 'pending')
+      // In the text, as the partial index payments_check_due_idx names it:
+      // a kept plan of a named statement can use that index only so.
+      .where('status', '=', sql.lit('pending'))
       .where('nextCheckAt', '<=', now)
       .orderBy('nextCheckAt')
       .limit(limit)

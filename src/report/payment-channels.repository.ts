@@ -75,7 +75,8 @@ export class PaymentChannelsRepository {
             sql<string>`sum(p.amount_paid)::numeric(20,2)::text`.as('total'),
           ])
           .where('p.businessUuid', '=', businessUuid)
-          .where('p.status', '=', 'paid')
+          // In the text, as the partial index payments_business_paid_idx names it.
+          .where('p.status', '=', sql.lit('paid'))
           .where('o.businessUuid', '=', businessUuid)
           .where('o.status', 'in', SALE_STATUSES as OrderEntity['status'][])
           .where('o.createdAt', '>=', sql<Date>`${range.from}::date::timestamptz`)
