@@ -222,15 +222,13 @@ export class EntityService {
   }
 
   /**
-   * For the orders module: a public menu (enabled, not trashed) whose business
-   * is public, and those of `itemUuids` that are public items of that menu, in
-   * the order asked; uuids that are not are simply absent. Null when the menu
-   * or its business is not public. Runs on `manager` when given (the order's
-   * transaction). The menu's `extra_data` comes without its delivery zones,
-   * which come prepared in `deliveryZones` (held per menu version, see MenuZones).
-   * With `deliveryAreas` false, whether the menu has delivery areas is not
-   * read (`hasDeliveryItems` undefined): finding out reads every item of the
-   * menu, which an order that is no delivery never needs.
+   * For the orders module: a public menu (enabled, not trashed) whose business is
+   * public, and those of `itemUuids` that are public items of it, in the order asked
+   * (others are absent). Null when the menu or its business is not public. Runs on
+   * `manager` when given. The menu's `extra_data` comes without its delivery zones,
+   * prepared in `deliveryZones` (held per menu version, see MenuZones). With
+   * `deliveryAreas` false, `hasDeliveryItems` is not read (undefined): that reads
+   * every item of the menu, which an order that is no delivery never needs.
    */
   async findOrderableMenu(
     menuUuid: string,
@@ -252,13 +250,12 @@ export class EntityService {
       deliveryAreas,
     );
     if (!found) return null;
-    const { items } = found;
-    items.sort((a, b) => wanted.indexOf(a.uuid) - wanted.indexOf(b.uuid));
+    found.items.sort((a, b) => wanted.indexOf(a.uuid) - wanted.indexOf(b.uuid));
     const { extraData, zones } = this.menuZones.resolve(uuid, found, held);
     return {
       menu: Object.assign(found.menu, { extraData }),
       business: found.business,
-      items,
+      items: found.items,
       hasDeliveryItems: found.hasDeliveryItems,
       deliveryZones: zones,
     };
