@@ -20,8 +20,12 @@ import { Client, QueryConfig } from 'pg';
 
 /** Texts named at most: each is prepared once on every connection that sends it. */
 const MAX_NAMED = 400;
-/** Texts seen once kept at most before that count starts again. */
-const MAX_SEEN = 4000;
+/**
+ * Texts seen once kept at most before that count starts again: each is held
+ * in memory (a few KiB for the longest), and a text sent again soon after
+ * is named long before the count starts again.
+ */
+const MAX_SEEN = 500;
 
 const named = new Map<string, string>();
 const seenOnce = new Set<string>();
