@@ -4,7 +4,7 @@ import { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConne
 import { AppConfig } from '../config/config';
 import { EmbeddedPostgres } from './embedded/embedded-postgres';
 import { ENTITIES } from '../entities';
-import { NamingClient } from './named-statements';
+import { PipelinedClient } from './pipelined-client';
 
 const ROOT = resolve(__dirname, '..', '..');
 
@@ -63,14 +63,14 @@ export async function openDatabase(config: AppConfig, options: OpenOptions): Pro
       username: connection.user,
       database: connection.database,
       poolSize: 1,
-      extra: { connectionTimeoutMillis: 30000, Client: NamingClient },
+      extra: { connectionTimeoutMillis: 30000, Client: PipelinedClient },
     };
   } else {
     dataSourceOptions = {
       ...common,
       url: config.databaseUrl,
       poolSize: config.databasePoolSize,
-      extra: { connectionTimeoutMillis: 10000, Client: NamingClient },
+      extra: { connectionTimeoutMillis: 10000, Client: PipelinedClient },
     };
   }
   const dataSource = new DataSource(dataSourceOptions);

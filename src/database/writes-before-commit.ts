@@ -89,6 +89,35 @@ export async function writeLeadingBeforeCommit<O>(
   leading.set(manager, { write, then: then as HeldLead['then'], settled });
 }
 
+/** A held write its transaction sends last, whose rows it only records. */
+interface HeldLast {
+  write: HeldWrite;
+  record(rows: Record<string, unknown>[]): void;
+}
+
+/** The one last write (writeLastBeforeCommit) each such transaction may hold. */
+const lasts = new WeakMap<EntityManager, HeldLast>();
+
+/**
+ * A write after which its transaction sends nothing, and whose returned
+ * rows it only records. In a transaction run by `sendWritesTogether` it is
+ * held and sent as the transaction's last statement, after the other held
+ * writes, carrying the COMMIT when it may (see CommitWithLast): the rows it
+ * locks are freed in the round trip that writes them. `record` gets its
+ * rows (keys in camelCase) once it has answered, when the transaction may
+ * have committed: it must send nothing. Outside sendWritesTogether it is
+ * sent at once. One per transaction.
+ */
+export async function writeLastBeforeCommit<O>(
+  manager: EntityManager,
+  write: Compilable<O> & OperationNodeSource,
+  record: (rows: O[]) => void,
+): Promise<void> {
+  if (!held.has(manager)) return record(await fetchAll(manager, write));
+  if (lasts.has(manager)) throw new Error('A transaction holds one last write at most.');
+  lasts.set(manager, { write, record: record as HeldLast['record'] });
+}
+
 /**
  * Runs `work` in the transaction of `manager`, then sends the writes it held
  * (see writeBeforeCommit) as one statement: each becomes a data-modifying
@@ -112,6 +141,14 @@ export async function sendWritesTogether<T>(
     held.delete(manager);
     const lead = leading.get(manager);
     leading.delete(manager);
+    const last = lasts.get(manager);
+    lasts.delete(manager);
+    if (last) {
+      if (lead) await lead.then(await sendLeading(manager, lead.write, writes));
+      else await sendTogether(manager, writes);
+      await sendLast(manager, last, commit);
+      return result;
+    }
     const withCommit = commit !== undefined && commit.allowed();
     if (lead && withCommit && lead.settled) {
       await sendLeading(manager, lead.write, writes, lead.settled);
@@ -128,7 +165,24 @@ export async function sendWritesTogether<T>(
   } finally {
     held.delete(manager);
     leading.delete(manager);
+    lasts.delete(manager);
   }
+}
+
+/** The last write, with the COMMIT when the transaction allows it now; its rows recorded. */
+async function sendLast(
+  manager: EntityManager,
+  last: HeldLast,
+  commit: CommitWithLast | undefined,
+): Promise<void> {
+  if (commit === undefined || !commit.allowed()) {
+    last.record(await fetchAll(manager, last.write as Compilable<Record<string, unknown>>));
+    return;
+  }
+  const statement = last.write.compile();
+  const rows = await runAndCommit(manager, statement.sql, statement.parameters);
+  commit.committed = true;
+  last.record(rows.map(toCamel));
 }
 
 /** What a held write is as built: a prepared query's run is a fragment of compiled text. */

@@ -1,0 +1,201 @@
+import { Client } from 'pg';
+import { EntityManager } from 'typeorm';
+import { EventBus } from '../../src/database/event-bus';
+import { queryBuilder } from '../../src/database/query-builder';
+import { writeBeforeCommit, writeLastBeforeCommit } from '../../src/database/writes-before-commit';
+import { createMediumContext, MediumContext } from '../support/medium';
+
+interface ProbeRow {
+  id: number;
+  label: string;
+  timesSeen: number;
+}
+const db = queryBuilder<{ pipelinedProbe: ProbeRow }>();
+
+/** The socket writes of the connection `manager`'s transaction holds (connected by a first statement). */
+function socketWrites(manager: EntityManager) {
+  const client = (manager.queryRunner as unknown as { databaseConnection: unknown })
+    .databaseConnection as { connection: { stream: Record<string, unknown> } };
+  const stream = client.connection.stream;
+  let count = 0;
+  const wrapped = ['_write', '_writev'].map((method) => {
+    const original = stream[method] as (...args: unknown[]) => unknown;
+    stream[method] = function (this: unknown, ...args: unknown[]) {
+      count++;
+      return original.apply(this, args);
+    };
+    return () => delete stream[method];
+  });
+  return {
+    get count() {
+      return count;
+    },
+    restore: () => wrapped.forEach((unwrap) => unwrap()),
+  };
+}
+
+/**
+ * Statements one transaction issues together leave in one socket write (the
+ * pool's client pipelines them), and a write held as a transaction's last
+ * statement carries its COMMIT.
+ */
+describe('statements sent together (medium)', () => {
+  let ctx: MediumContext;
+  let bus: EventBus;
+
+  beforeAll(async () => {
+    ctx = await createMediumContext();
+    bus = ctx.get(EventBus);
+    await ctx.sql(
+      `CREATE TABLE pipelined_probe (id int PRIMARY KEY, label text NOT NULL, times_seen int NOT NULL DEFAULT 0)`,
+    );
+  });
+  afterAll(() => ctx?.close());
+  beforeEach(() => ctx.sql('DELETE FROM pipelined_probe'));
+
+  const rows = () => ctx.sql(`SELECT id, label, times_seen FROM pipelined_probe ORDER BY id`);
+  const insert = (id: number, label: string) =>
+    db.insertInto('pipelinedProbe').values({ id, label, timesSeen: 0 });
+  const seen = (id: number) =>
+    db
+      .updateTable('pipelinedProbe')
+      .set((eb) => ({ timesSeen: eb('timesSeen', '+', 1) }))
+      .where('id', '=', id)
+      .returning(['id', 'timesSeen']);
+
+  it('sends what a transaction issues together in one socket write, and answers each its own rows', async () => {
+    let together = 0;
+    let oneByOne = 0;
+    const answers = await bus.transaction(async (tx) => {
+      await tx.manager.query(
+        `INSERT INTO pipelined_probe (id, label) VALUES (1, 'one'), (2, 'two')`,
+      );
+      const writes = socketWrites(tx.manager);
+      try {
+        const both = await Promise.all([
+          tx.manager.query(`SELECT label FROM pipelined_probe WHERE id = $1 FOR UPDATE`, [1]),
+          tx.manager.query(`SELECT label, $2::text AS tag FROM pipelined_probe WHERE id = $1`, [
+            2,
+            'second',
+          ]),
+        ]);
+        together = writes.count;
+        await tx.manager.query(`SELECT 1 FROM pipelined_probe WHERE id = $1`, [1]);
+        await tx.manager.query(`SELECT 1 FROM pipelined_probe WHERE id = $1`, [2]);
+        oneByOne = writes.count - together;
+        return both;
+      } finally {
+        writes.restore();
+      }
+    });
+    expect(together).toBe(1);
+    expect(oneByOne).toBe(2);
+    expect(answers).toEqual([[{ label: 'one' }], [{ label: 'two', tag: 'second' }]]);
+  });
+
+  it('fails the transaction when one of the statements sent together fails, and stores nothing', async () => {
+    await expect(
+      bus.transaction(async (tx) => {
+        await tx.manager.query(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
+        await Promise.all([
+          tx.manager.query(`INSERT INTO pipelined_probe (id, label) VALUES ($1, 'again')`, [1]),
+          tx.manager.query(`INSERT INTO pipelined_probe (id, label) VALUES ($1, 'three')`, [3]),
+        ]);
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect(await rows()).toEqual([]);
+    // The connection went back to the pool out of the failed transaction: the next one works.
+    await bus.transaction((tx) => tx.manager.query(`INSERT INTO pipelined_probe VALUES (4, 'x')`));
+    expect(await rows()).toEqual([{ id: 4, label: 'x', times_seen: 0 }]);
+  });
+
+  /** COMMITs sent alone, and statements that carried theirs, while `work` runs. */
+  async function commitsDuring(work: () => Promise<unknown>) {
+    const spy = jest.spyOn(Client.prototype, 'query');
+    try {
+      await work();
+      const sent = spy.mock.calls.map(([query]) => query as unknown);
+      return {
+        alone: sent.filter((query) => query === 'COMMIT').length,
+        carried: sent.filter(
+          (query) => (query as { around?: { commit?: boolean } })?.around?.commit === true,
+        ).length,
+      };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('sends a held last write after the other held writes, with the COMMIT, and hands its rows on', async () => {
+    await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
+    const recorded: unknown[] = [];
+    const order: string[] = [];
+    const sent = await commitsDuring(() =>
+      bus.transaction(async (tx) => {
+        await writeLastBeforeCommit(tx.manager, seen(1), (rows) => {
+          order.push('recorded');
+          recorded.push(...rows);
+        });
+        await writeBeforeCommit(tx.manager, insert(2, 'held'));
+        // Held: the work does not see it yet.
+        const [row] = await tx.manager.query(`SELECT times_seen FROM pipelined_probe WHERE id = 1`);
+        expect(row.times_seen).toBe(0);
+        tx.afterCommit(() => void order.push('committed'));
+      }),
+    );
+    expect(sent).toEqual({ alone: 0, carried: 1 });
+    expect(recorded).toEqual([{ id: 1, timesSeen: 1 }]);
+    expect(order).toEqual(['recorded', 'committed']);
+    expect(await rows()).toEqual([
+      { id: 1, label: 'one', times_seen: 1 },
+      { id: 2, label: 'held', times_seen: 0 },
+    ]);
+  });
+
+  it('sends the last write without the COMMIT when a step is asked for, and runs the step after it', async () => {
+    await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
+    const order: string[] = [];
+    const sent = await commitsDuring(() =>
+      bus.transaction(async (tx) => {
+        await writeLastBeforeCommit(tx.manager, seen(1), () => void order.push('recorded'));
+        tx.beforeCommit(async () => {
+          const [row] = await tx.manager.query(`SELECT times_seen FROM pipelined_probe`);
+          order.push(`step saw ${row.times_seen}`);
+        });
+      }),
+    );
+    expect(sent).toEqual({ alone: 1, carried: 0 });
+    expect(order).toEqual(['recorded', 'step saw 1']);
+    expect(await rows()).toEqual([{ id: 1, label: 'one', times_seen: 1 }]);
+  });
+
+  it('rolls everything back when the last write fails, and records nothing', async () => {
+    await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
+    const recorded: unknown[] = [];
+    await expect(
+      bus.transaction(async (tx) => {
+        await writeBeforeCommit(tx.manager, insert(2, 'held'));
+        // 1 is taken: the last statement breaks the primary key.
+        await writeLastBeforeCommit(tx.manager, insert(1, 'again').returning('id'), (rows) =>
+          recorded.push(...rows),
+        );
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect(recorded).toEqual([]);
+    expect(await rows()).toEqual([{ id: 1, label: 'one', times_seen: 0 }]);
+  });
+
+  it('sends a last write at once outside such a transaction, and refuses a second one', async () => {
+    await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
+    const recorded: unknown[] = [];
+    await writeLastBeforeCommit(ctx.dataSource.manager, seen(1), (rows) => recorded.push(...rows));
+    expect(recorded).toEqual([{ id: 1, timesSeen: 1 }]);
+    await expect(
+      bus.transaction(async (tx) => {
+        await writeLastBeforeCommit(tx.manager, seen(1), () => undefined);
+        await writeLastBeforeCommit(tx.manager, seen(1), () => undefined);
+      }),
+    ).rejects.toThrow('one last write at most');
+    expect(await rows()).toEqual([{ id: 1, label: 'one', times_seen: 1 }]);
+  });
+});
