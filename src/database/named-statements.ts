@@ -4,11 +4,10 @@ import { Client, QueryConfig } from 'pg';
  * Statements the service sends again and again go to PostgreSQL as named
  * prepared statements. An unnamed statement is parsed, analyzed and planned
  * by PostgreSQL every time it is sent; a named one is parsed and analyzed
- * once per connection, then only bound and run, and its plan is kept once
- * PostgreSQL finds a generic plan as good as the ones it makes for each
- * run's values. The hot statements are long (an order's held writes are a
- * few kilobytes of SQL), so the database's work per order falls, and the
- * client sends only the values.
+ * once per connection, then only bound, planned for its values (see
+ * PLAN_CACHE_MODE in pipelined-client.ts) and run. The hot statements are
+ * long (an order's held writes are a few kilobytes of SQL), so the
+ * database's work per order falls, and the client sends only the values.
  *
  * A text is named the second time it is sent with parameters: most texts
  * the service sends are the same few hundred (built once, see

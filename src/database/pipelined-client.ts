@@ -1,6 +1,17 @@
 import { ClientConfig } from 'pg';
 import { NamingClient } from './named-statements';
 
+/**
+ * Every run of a named statement is planned for its values and the tables
+ * as they stand. A plan PostgreSQL would otherwise keep from a statement's
+ * sixth run is made once, for tables as they were then: a lookup planned
+ * while a table held a few rows stays a sequential scan as the table grows
+ * to thousands, until statistics are gathered again (never, where
+ * autovacuum is off). Naming still saves the parsing and analysis of each
+ * run, and the text on the wire.
+ */
+const PLAN_CACHE_MODE = 'force_custom_plan';
+
 /** The part of pg's client this file reads: the socket under its connection. */
 interface Corkable {
   connection?: { stream?: { cork?(): void; uncork?(): void } };
@@ -36,6 +47,26 @@ export class PipelinedClient extends NamingClient {
         ? { connectionString: config, pipeline: true }
         : { ...config, pipeline: true },
     );
+  }
+
+  /**
+   * Connects, then sets how the connection plans (PLAN_CACHE_MODE), as a
+   * setting of the session: the embedded database takes no startup options.
+   */
+  override connect(...args: unknown[]): never {
+    const callback = args[0] as
+      ((error: Error | null, client?: PipelinedClient) => void) | undefined;
+    const ready = (super.connect() as Promise<unknown>).then(() =>
+      (super.query as (text: string) => Promise<unknown>)(
+        `SET plan_cache_mode = ${PLAN_CACHE_MODE}`,
+      ),
+    );
+    if (!callback) return ready.then(() => this) as never;
+    ready.then(
+      () => callback(null, this),
+      (error: Error) => callback(error),
+    );
+    return undefined as never;
   }
 
   override query(...args: unknown[]): never {

@@ -83,4 +83,35 @@ describe('named statements (medium)', () => {
       await runner.release();
     }
   });
+
+  it('plans every run for the table as it stands: a lookup planned on a few rows uses the index once the table grows', async () => {
+    await ctx.sql(`CREATE TABLE named_growing (id int PRIMARY KEY, label text NOT NULL)`);
+    await ctx.sql(`INSERT INTO named_growing VALUES (1, 'one'), (2, 'two')`);
+    const runner = ctx.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      expect(await runner.query(`SHOW plan_cache_mode`)).toEqual([
+        { plan_cache_mode: 'force_custom_plan' },
+      ]);
+      const text = `SELECT label FROM named_growing WHERE id = $1`;
+      // Past the runs PostgreSQL plans for their values before it may keep one plan.
+      for (let i = 0; i < 8; i++) await runner.query(text, [1 + (i % 2)]);
+      await runner.query(
+        `INSERT INTO named_growing SELECT g, 'row ' || g FROM generate_series(3, 20000) g`,
+      );
+      expect(await runner.query(text, [12345])).toEqual([{ label: 'row 12345' }]);
+      const [plans] = (await runner.query(
+        `SELECT generic_plans::int AS generic, custom_plans::int AS custom
+           FROM pg_prepared_statements WHERE statement = $1`,
+        [text],
+      )) as Array<{ generic: number; custom: number }>;
+      expect(plans).toEqual({ generic: 0, custom: 8 });
+      const [plan] = (await runner.query(`EXPLAIN ${text.replace('$1', '12345')}`)) as Array<{
+        'QUERY PLAN': string;
+      }>;
+      expect(plan['QUERY PLAN']).toMatch(/Index/);
+    } finally {
+      await runner.release();
+    }
+  });
 });
