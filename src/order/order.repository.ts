@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { fetchAll, fetchOne, rowsTable, sql } from '../database/query-builder';
-import { preparedQuery } from '../database/prepared-query';
+import { PreparedRun, preparedQuery } from '../database/prepared-query';
+import { writeLastBeforeCommit } from '../database/writes-before-commit';
 import { transactionLock } from '../database/transaction-locks';
 import { OrderStatus } from './domain/order-status';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
@@ -127,6 +128,41 @@ const lockOrder = preparedQuery(({ uuid }: { uuid: string }) =>
     .forUpdate(),
 );
 
+/** An order as a write stored it, with the history entries it added. */
+export interface WrittenOrder {
+  order: OrderEntity;
+  events: OrderEventEntity[];
+}
+
+/** The order's change and its new history entries (none: the change alone) as one statement. */
+function withHistory(
+  uuid: string,
+  set: OrderRowChanges,
+  events: readonly NewOrderEvent[],
+): PreparedRun<Record<string, unknown>> {
+  if (events.length === 0) return updateOrderRow({ uuid, set });
+  const rows = events.map((event, i) => ({
+    n: i + 1,
+    field: event.field,
+    fromValue: event.fromValue,
+    toValue: event.toValue,
+    actorUuid: event.actorUuid,
+    actor: event.actor,
+    reason: event.reason ?? null,
+  }));
+  return updateOrderWithEvents({ uuid, set, rows });
+}
+
+/** What withHistory's row says: the order, and its new history entries (in `written`, when any). */
+function writtenOf(row: Record<string, unknown> | undefined): WrittenOrder | undefined {
+  if (!row) return undefined;
+  const { written, ...order } = row as Record<string, unknown> & { written?: unknown };
+  return {
+    order: order as unknown as OrderEntity,
+    events: written === undefined ? [] : eventsFromJson(written as never),
+  };
+}
+
 /** All SQL of orders, their lines and history. Writers take the caller's transaction manager. */
 @Injectable()
 export class OrderRepository {
@@ -225,8 +261,25 @@ export class OrderRepository {
     uuid: string,
     model: OrderPaymentModel,
     events: readonly NewOrderEvent[] = [],
-  ): Promise<{ order: OrderEntity; events: OrderEventEntity[] } | undefined> {
+  ): Promise<WrittenOrder | undefined> {
     return this.writeWithHistory(manager, uuid, model, events);
+  }
+
+  /**
+   * `updatePaymentModel` as the last statement of its transaction, which
+   * sends nothing after it (writeLastBeforeCommit): it carries the COMMIT
+   * when it may. `record` gets what it wrote once it has answered.
+   */
+  updatePaymentModelLast(
+    manager: EntityManager,
+    uuid: string,
+    model: OrderPaymentModel,
+    events: readonly NewOrderEvent[],
+    record: (written: WrittenOrder | undefined) => void,
+  ): Promise<void> {
+    return writeLastBeforeCommit(manager, withHistory(uuid, model, events), (rows) =>
+      record(writtenOf(rows[0])),
+    );
   }
 
   private async updateWithHistory(
@@ -244,24 +297,8 @@ export class OrderRepository {
     uuid: string,
     set: OrderChanges | OrderPaymentModel,
     events: readonly NewOrderEvent[],
-  ): Promise<{ order: OrderEntity; events: OrderEventEntity[] } | undefined> {
-    if (events.length === 0) {
-      const order = await fetchOne(manager, updateOrderRow({ uuid, set }));
-      return order && { order, events: [] };
-    }
-    const rows = events.map((event, i) => ({
-      n: i + 1,
-      field: event.field,
-      fromValue: event.fromValue,
-      toValue: event.toValue,
-      actorUuid: event.actorUuid,
-      actor: event.actor,
-      reason: event.reason ?? null,
-    }));
-    const row = await fetchOne(manager, updateOrderWithEvents({ uuid, set, rows }));
-    if (!row) return undefined;
-    const { written, ...order } = row;
-    return { order: order as OrderEntity, events: eventsFromJson(written) };
+  ): Promise<WrittenOrder | undefined> {
+    return writtenOf(await fetchOne(manager, withHistory(uuid, set, events)));
   }
 
   /**

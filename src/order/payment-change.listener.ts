@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Money } from '../common/money';
 import { EventBus, Transaction } from '../database/event-bus';
+import { together } from '../database/pipelined-client';
 import { NotificationRepository } from '../notification';
 import {
   derivePaymentState,
@@ -13,7 +14,12 @@ import {
   paymentStatusOf,
 } from '../payment';
 import { OrderEntity, OrderEventEntity } from './entities';
-import { OrderPaymentModel, OrderRepository } from './order.repository';
+import {
+  NewOrderEvent,
+  OrderPaymentModel,
+  OrderRepository,
+  WrittenOrder,
+} from './order.repository';
 import { publisher } from './realtime/order-event-bus';
 
 const NOTIFICATION_TITLE: Partial<Record<PaymentState, string>> = {
@@ -91,11 +97,17 @@ export class PaymentChangeListener {
   async record(event: PaymentChanged, tx: Transaction): Promise<void> {
     // A share of a tab is the tab's to hear of (see tabs/tab-payments.ts).
     if (!event.orderUuid) return;
-    const order = await this.orders.findForUpdate(tx.manager, event.orderUuid);
+    // Issued together, the two reads leave in one write (the pool's client
+    // pipelines them); the payments are read after the lock, as sent.
+    const [order, payments] = await together(
+      this.orders.findForUpdate(tx.manager, event.orderUuid),
+      this.payments.ofOrders([event.orderUuid], tx.manager),
+    );
     if (!order) return;
-    const all = (await this.payments.ofOrders([order.uuid], tx.manager)).get(order.uuid)!;
-    const heard = await this.follow(tx, event, order, all);
-    this.heard.set(tx, { before: order, ...heard, payments: all });
+    const all = payments.get(order.uuid)!;
+    await this.follow(tx, event, order, all, (written) =>
+      this.heard.set(tx, { before: order, ...written, payments: all }),
+    );
   }
 
   /**
@@ -109,13 +121,19 @@ export class PaymentChangeListener {
     return this.heard.get(tx);
   }
 
-  /** The read model, history, notification and announcement of one change. */
+  /**
+   * The read model, history, notification and announcement of one change;
+   * `heard` gets the order as written and the history entries it gained.
+   * After the transaction's last change (`last`), a write that nothing
+   * follows goes as its last statement, with its COMMIT.
+   */
   private async follow(
     tx: Transaction,
     event: PaymentChanged,
     order: OrderEntity,
     all: PaymentsOfOrder,
-  ): Promise<{ order: OrderEntity; events: OrderEventEntity[] }> {
+    heard: (written: WrittenOrder) => void,
+  ): Promise<void> {
     const model = paymentModelOf(order, all);
     const from = order.paymentState;
     const to = model.paymentState;
@@ -125,24 +143,31 @@ export class PaymentChangeListener {
       new Money(model.amountPaid).eq(order.amountPaid) &&
       new Money(model.amountRefunded).eq(order.amountRefunded) &&
       model.paymentStatus === order.paymentStatus;
-    if (same) return { order, events: [] };
-    if (to === from && !moneyIn) {
-      return (await this.orders.updatePaymentModel(tx.manager, order.uuid, model))!;
+    if (same) return heard({ order, events: [] });
+    // The read model and its history entry (when the state moves or money comes in) in one statement.
+    const events: NewOrderEvent[] =
+      to === from && !moneyIn
+        ? []
+        : [
+            {
+              field: 'payment',
+              fromValue: from,
+              toValue: to,
+              actorUuid: event.userUuid,
+              actor: event.actor,
+            },
+          ];
+    const announced = events.length > 0 && NOTIFIED_STATES.includes(to);
+    if (event.last && !announced) {
+      return this.orders.updatePaymentModelLast(tx.manager, order.uuid, model, events, (written) =>
+        heard(written!),
+      );
     }
-    // The read model and its history entry in one statement.
-    const written = (await this.orders.updatePaymentModel(tx.manager, order.uuid, model, [
-      {
-        field: 'payment',
-        fromValue: from,
-        toValue: to,
-        actorUuid: event.userUuid,
-        actor: event.actor,
-      },
-    ]))!;
-    if (!NOTIFIED_STATES.includes(to)) return written;
+    const written = (await this.orders.updatePaymentModel(tx.manager, order.uuid, model, events))!;
+    heard(written);
+    if (!announced) return;
     if (event.notifyOwner) await this.notifyOwner(tx, written.order, to);
     await publisher(tx)('order.updated', written.order, ['payment']);
-    return written;
   }
 
   private async notifyOwner(tx: Transaction, order: OrderEntity, to: PaymentState): Promise<void> {

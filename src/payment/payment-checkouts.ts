@@ -153,9 +153,10 @@ export class PaymentCheckouts {
   /**
    * Opens the checkout of a payment reserved at placement, once its order
    * has committed. Never throws for the provider's failure: the order stands
-   * and its payment carries the error. `then` runs in the transaction that
-   * writes the outcome, after the payment's change was heard; what it
-   * answers is answered (undefined when no checkout was to open).
+   * and its payment carries the error. `then` runs once the transaction
+   * that writes the outcome has committed, with that transaction (what was
+   * heard in it); what it answers is answered (undefined when no checkout
+   * was to open).
    */
   async open<T = void>(
     order: OrderSnapshot,
@@ -184,11 +185,11 @@ export class PaymentCheckouts {
     paymentsTotal.inc({ result: outcome.ok ? 'checkout_opened' : 'checkout_failed' });
     if (!outcome.ok) this.logger.warn(`Checkout ${payment.reference} not opened: ${outcome.error}`);
     const now = this.clock.nowMs();
-    return this.bus.transaction(async (tx) => {
+    const tx = await this.bus.transaction(async (tx) => {
       // Under the order's payments lock, and only while still pending: a
       // webhook (or the owner) that settled it meanwhile stands, and so does
       // a newer checkout that replaced it. An opened checkout replaces the
-      // order's other open ones.
+      // order's other open ones. Nothing follows in this transaction.
       await this.transitions.changePending(
         tx,
         payment,
@@ -202,10 +203,11 @@ export class PaymentCheckouts {
             }
           : { error: outcome.error },
         SYSTEM,
-        outcome.ok ? { replacing: true } : {},
+        { replacing: outcome.ok, last: true },
       );
-      return then?.(tx);
+      return tx;
     });
+    return then?.(tx);
   }
 
   /**

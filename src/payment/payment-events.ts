@@ -27,6 +27,13 @@ export interface PaymentChanged {
    * their team made the change themselves).
    */
   notifyOwner: boolean;
+  /**
+   * True when the change is the last thing its transaction does: nothing
+   * in it reads or changes the order or its payments afterwards. What the
+   * order writes of it may then go as the transaction's last statement,
+   * with its COMMIT.
+   */
+  last?: boolean;
 }
 
 declare module '../database/event-bus' {

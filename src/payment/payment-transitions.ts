@@ -81,14 +81,15 @@ export class PaymentTransitions {
    * made only if the payment is still pending then (undefined, and nothing
    * announced, when it is not: what settled it meanwhile stands). With
    * `replacing`, the order's other open checkouts are abandoned with it: a
-   * newer checkout replaces them.
+   * newer checkout replaces them. With `last`, the caller's transaction
+   * does nothing after it (see PaymentChanged.last).
    */
   async changePending(
     tx: Transaction,
     payment: PaymentRow,
     set: PaymentChanges,
     by: ChangedBy,
-    { replacing = false }: { replacing?: boolean } = {},
+    { replacing = false, last = false }: { replacing?: boolean; last?: boolean } = {},
   ): Promise<PaymentRow | undefined> {
     const changed = await this.payments.updatePending(
       tx.manager,
@@ -96,7 +97,7 @@ export class PaymentTransitions {
       set,
       replacing && payment.orderUuid ? { orderUuid: payment.orderUuid } : undefined,
     );
-    if (changed) await this.changed(tx, { ...payment, status: 'pending' }, changed, by);
+    if (changed) await this.changed(tx, { ...payment, status: 'pending' }, changed, by, last);
     return changed;
   }
 
@@ -105,15 +106,16 @@ export class PaymentTransitions {
     before: PaymentRow,
     changed: PaymentRow,
     by: ChangedBy,
+    last = false,
   ): Promise<void> {
     if (changed.status !== before.status && changed.status !== 'pending') {
       paymentsTotal.inc({ result: changed.failure === 'mismatch' ? 'mismatch' : changed.status });
     }
-    await this.announce(tx, changed, by);
+    await this.announce(tx, changed, by, last);
   }
 
   /** A change not to the payment row itself (a refund of it) that its order must hear of. */
-  async announce(tx: Transaction, payment: PaymentRow, by: ChangedBy): Promise<void> {
+  async announce(tx: Transaction, payment: PaymentRow, by: ChangedBy, last = false): Promise<void> {
     await tx.emit('payment.changed', {
       orderUuid: payment.orderUuid,
       shareUuid: payment.shareUuid,
@@ -121,6 +123,7 @@ export class PaymentTransitions {
       actor: by.actor,
       userUuid: by.userUuid,
       notifyOwner: by.notifyOwner !== false,
+      last,
     });
   }
 }
