@@ -17,6 +17,7 @@ import {
 } from './dto/order-response.dto';
 import { PaymentService } from '../payment';
 import { Transaction } from '../database/event-bus';
+import { together } from '../database/pipelined-client';
 import { CommittedPlacement, PlacementAnswers } from './placement-answers';
 import { PlaceOrderDto } from './dto/place-order.dto';
 import { IdempotencyService } from './idempotency.service';
@@ -285,8 +286,12 @@ export class OrderPlacementService {
       events,
       payments: { payments: payment ? [payment] : [], refunds: [] },
     });
-    await this.notices.tellTheBusiness(tx, answer, stored, state);
-    await publish('order.created', stored);
+    // Issued together, the owner's contact and the webhook endpoints the
+    // announcement reads leave in one write; what each holds for the commit is held alike.
+    await together(
+      this.notices.tellTheBusiness(tx, answer, stored, state),
+      publish('order.created', stored),
+    );
     if (consentPhone && dto.message_consent) {
       await tx.emit('order.message_consent', {
         orderUuid: stored.uuid,
