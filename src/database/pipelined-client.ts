@@ -52,15 +52,30 @@ export class PipelinedClient extends NamingClient {
   /**
    * Connects, then sets how the connection plans (PLAN_CACHE_MODE), as a
    * setting of the session: the embedded database takes no startup options.
+   *
+   * The pool listens for a client's `error` event only once it has the
+   * client, and pg emits a lost connection as that event as well as the
+   * failure of the statement in flight. While the setting is sent, a
+   * listener here takes the event (the statement's failure reports the
+   * loss), so a connection cut at that moment fails the connect instead of
+   * the process. A client whose setting failed is ended; the caller is told.
    */
   override connect(...args: unknown[]): never {
     const callback = args[0] as
       ((error: Error | null, client?: PipelinedClient) => void) | undefined;
-    const ready = (super.connect() as Promise<unknown>).then(() =>
-      (super.query as (text: string) => Promise<unknown>)(
-        `SET plan_cache_mode = ${PLAN_CACHE_MODE}`,
-      ),
-    );
+    const reportedByTheStatement = (): void => undefined;
+    const ready = (super.connect() as Promise<unknown>).then(async () => {
+      this.on('error', reportedByTheStatement);
+      try {
+        await (super.query as (text: string) => Promise<unknown>)(
+          `SET plan_cache_mode = ${PLAN_CACHE_MODE}`,
+        );
+      } catch (error) {
+        await this.end().catch(() => undefined);
+        throw error;
+      }
+      this.removeListener('error', reportedByTheStatement);
+    });
     if (!callback) return ready.then(() => this) as never;
     ready.then(
       () => callback(null, this),

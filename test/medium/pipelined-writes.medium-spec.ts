@@ -1,8 +1,12 @@
-import { Client } from 'pg';
+import { AddressInfo, connect, createServer, Socket } from 'node:net';
+import { Client, Pool } from 'pg';
 import { EntityManager } from 'typeorm';
+import { PipelinedClient } from '../../src/database/pipelined-client';
 import { EventBus } from '../../src/database/event-bus';
 import { queryBuilder } from '../../src/database/query-builder';
 import { writeBeforeCommit, writeLastBeforeCommit } from '../../src/database/writes-before-commit';
+import { EmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
+import { createTestDatabase, TestDatabase } from '../support/database';
 import { createMediumContext, MediumContext } from '../support/medium';
 
 interface ProbeRow {
@@ -197,5 +201,104 @@ describe('statements sent together (medium)', () => {
       }),
     ).rejects.toThrow('one last write at most');
     expect(await rows()).toEqual([{ id: 1, label: 'one', times_seen: 1 }]);
+  });
+});
+
+/**
+ * A TCP relay to the test database that cuts both sides as soon as the
+ * client sends a message containing `cutOn`: the network failing at that
+ * exact point of a connection's life.
+ */
+async function relayCuttingOn(target: { host: string; port: number }, cutOn: string) {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    // A host that is a directory names a Unix socket in it (the embedded database).
+    const upstream = target.host.startsWith('/')
+      ? connect({ path: `${target.host}/.s.PGSQL.${target.port}` })
+      : connect(target.port, target.host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.on('data', (chunk: Buffer) => {
+      if (chunk.includes(cutOn)) {
+        client.destroy();
+        upstream.destroy();
+      } else upstream.write(chunk);
+    });
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('a connection cut while the pool’s client sets it up (medium)', () => {
+  // No service here: the embedded database takes one connection at a time.
+  let database: TestDatabase;
+  let embedded: EmbeddedPostgres | undefined;
+  /** Where the test database listens, as pg's connection settings. */
+  let to: { host: string; port: number; user: string; database: string };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const url = database.env.DATABASE_URL;
+    if (url) {
+      const parsed = new URL(url);
+      to = {
+        host: parsed.hostname,
+        port: Number(parsed.port || 5432),
+        user: decodeURIComponent(parsed.username),
+        database: parsed.pathname.slice(1),
+      };
+    } else {
+      embedded = new EmbeddedPostgres(database.env.DATA_DIR);
+      to = await embedded.start();
+    }
+  });
+  afterAll(async () => {
+    await embedded?.stop();
+    await database?.drop();
+  });
+
+  it('fails the pool’s connect with the loss, not the process, and the pool connects again afterwards', async () => {
+    const relay = await relayCuttingOn(to, 'plan_cache_mode');
+    const cut = new Pool({
+      ...to,
+      host: '127.0.0.1',
+      port: relay.port,
+      Client: PipelinedClient,
+      max: 1,
+    });
+    try {
+      // Without a listener for the client's `error` event, pg's event would end the test run here.
+      await expect(cut.connect()).rejects.toThrow(/Connection terminated/);
+      expect(cut.totalCount).toBe(0);
+    } finally {
+      await cut.end();
+      await relay.close();
+    }
+
+    // The embedded database lets the cut connection go a moment later; until
+    // then it refuses a new one, as it would the service's next request.
+    for (;;) {
+      const direct = new Pool({ ...to, Client: PipelinedClient, max: 1 });
+      try {
+        const [{ plan_cache_mode }] = (await direct.query('SHOW plan_cache_mode')).rows;
+        expect(plan_cache_mode).toBe('force_custom_plan');
+        return;
+      } catch (error) {
+        if (!embedded || !/Connection terminated/.test(String(error))) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        await direct.end();
+      }
+    }
   });
 });
