@@ -278,8 +278,12 @@ export class OrderPlacementService {
     let stored = placed.order;
     const { lines, events } = placed;
     await this.pricer.redeem(manager, state.price!, stored.uuid, dto.customer_email_address);
-    // A round is paid with its tab (its shares); an order on its own gets its first payment.
-    const payment = round ? null : await this.payments.start(tx, snapshotOf(stored), plan);
+    // A round is paid with its tab (its shares); an order on its own gets its
+    // first payment. Only an order placed accepted is read back before the commit.
+    const readBack = member !== undefined && origin.accept;
+    const payment = round
+      ? null
+      : await this.payments.start(tx, snapshotOf(stored), plan, readBack);
     // The order is new in this transaction: what was just inserted is all of its lines, history and payments.
     let answer = toOrderResponse(stored, {
       lines,

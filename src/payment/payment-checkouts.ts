@@ -114,8 +114,18 @@ export class PaymentCheckouts {
    * a checkout to open once the order commits, or money the business
    * collects. An order that costs nothing is paid at once and opens no
    * checkout.
+   *
+   * The row is answered as built here. Unless the placement reads the
+   * order's payments back before it commits (`readInTransaction`), the
+   * insert is held and goes with the transaction's last writes, in no
+   * round trip of its own.
    */
-  async start(tx: Transaction, order: OrderSnapshot, plan: PaymentPlan): Promise<PaymentRow> {
+  async start(
+    tx: Transaction,
+    order: OrderSnapshot,
+    plan: PaymentPlan,
+    readInTransaction: boolean,
+  ): Promise<PaymentRow> {
     const now = this.clock.now();
     const free = new Money(order.amount).lte(0);
     const online = plan.online && !free;
@@ -147,7 +157,9 @@ export class PaymentCheckouts {
       createdAt: now,
       updatedAt: now,
     };
-    return this.payments.insert(tx.manager, payment);
+    if (readInTransaction) return this.payments.insert(tx.manager, payment);
+    await this.payments.insertBeforeCommit(tx.manager, payment);
+    return payment;
   }
 
   /**

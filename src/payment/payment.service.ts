@@ -51,9 +51,17 @@ export class PaymentService {
     return this.checkouts.plan(input);
   }
 
-  /** The order's first payment, written in the placement's transaction. */
-  start(tx: Transaction, order: OrderSnapshot, plan: PaymentPlan): Promise<PaymentRow> {
-    return this.checkouts.start(tx, order, plan);
+  /**
+   * The order's first payment, written in the placement's transaction (with
+   * `readInTransaction` false, held until its commit: see PaymentCheckouts.start).
+   */
+  start(
+    tx: Transaction,
+    order: OrderSnapshot,
+    plan: PaymentPlan,
+    readInTransaction: boolean,
+  ): Promise<PaymentRow> {
+    return this.checkouts.start(tx, order, plan, readInTransaction);
   }
 
   /**

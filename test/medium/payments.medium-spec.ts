@@ -66,6 +66,44 @@ describe('payments (medium)', () => {
     channel: 'ussd',
   });
 
+  it('answers an order’s first payment as it is stored, its insert held until the commit unless read back', async () => {
+    const bus = ctx.get(EventBus);
+    const plans = [
+      { method: 'paystack', online: true, currency: 'NGN', callbackUrl: null, instructions: null },
+      {
+        method: 'bank_transfer',
+        online: false,
+        currency: 'NGN',
+        callbackUrl: null,
+        instructions: {
+          note: 'Use the order reference',
+          account: { number: '0123456789', bank: 'GTB' },
+        },
+      },
+    ] as const;
+    for (const plan of plans) {
+      for (const readInTransaction of [false, true]) {
+        const order = snapshot('1234.50');
+        const { answered, seenInside } = await bus.transaction(async (tx) => {
+          const answered = await service.start(tx, order, { ...plan }, readInTransaction);
+          return { answered, seenInside: await repository.ofOrders(tx.manager, [order.uuid]) };
+        });
+        expect(seenInside).toHaveLength(readInTransaction ? 1 : 0);
+        const stored = await repository.ofOrders(ctx.dataSource.manager, [order.uuid]);
+        expect(stored).toEqual([answered]);
+      }
+    }
+    // A transaction that fails stores the held insert no more than the rest.
+    const order = snapshot();
+    await expect(
+      bus.transaction(async (tx) => {
+        await service.start(tx, order, { ...plans[0] }, false);
+        throw new Error('placement refused');
+      }),
+    ).rejects.toThrow('placement refused');
+    expect(await repository.ofOrders(ctx.dataSource.manager, [order.uuid])).toEqual([]);
+  });
+
   it('lists an order’s payments oldest first and finds one by its reference', async () => {
     const order = snapshot();
     const first = await payment(order, 1);
