@@ -131,6 +131,10 @@ describe('outbound webhooks', () => {
     expect(guestToken).toEqual(expect.any(String));
     // The guest's answer leaves out who took the order; the owner's view names it (null: the guest).
     expect(created.data.order).toEqual({ ...ownerView, created_by: null });
+    // And what the owner reads of it from the database afterwards, its first payment included.
+    const read = expectOk(await t.http.get(`${t.core}/orders/${order.uuid}`).set(owner.headers));
+    expect(created.data.order).toEqual(read);
+    expect(created.data.order.payments).toHaveLength(1);
     expect(got[0].headers['content-type']).toBe('application/json');
     expect(receiver.at('/status-only')).toHaveLength(0);
 

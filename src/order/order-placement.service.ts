@@ -29,7 +29,7 @@ import { OrderViews } from './order-views';
 import { OrderPricer } from './order-pricer';
 import { GuardFindings, PlacementGuards } from './placement-guards';
 import { DiscountGuessLimit } from './discount-guess-limit';
-import { OrderEventBus, PublishOrderEvent } from './realtime/order-event-bus';
+import { OrderEventBus, PublishOrderEvent, publishCreated } from './realtime/order-event-bus';
 import { StockService } from '../stock';
 import { AccessPolicy, BusinessRole } from '../team';
 import { AuthUser } from '../auth/auth.decorator';
@@ -294,7 +294,7 @@ export class OrderPlacementService {
     // announcement reads leave in one write; what each holds for the commit is held alike.
     await together(
       this.notices.tellTheBusiness(tx, answer, stored, state),
-      publish('order.created', stored),
+      publishCreated(tx, stored, answer),
     );
     if (consentPhone && dto.message_consent) {
       await tx.emit('order.message_consent', {

@@ -1,7 +1,13 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppEvents, EventBus } from '../database/event-bus';
-import { OrderChangeKind, OrderEntity, OrderInboxService, TabClosed } from '../order';
+import {
+  OrderChangeKind,
+  OrderEntity,
+  OrderInboxService,
+  OrderResponseDto,
+  TabClosed,
+} from '../order';
 import type { AvailabilityChanged } from '../pace';
 import { eventOfChange, WebhookEventType } from './domain/webhook-events';
 import { WebhookQueue } from './webhook-queue';
@@ -25,8 +31,8 @@ export class WebhookPublisher implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.bus.on('order.changed', ({ order, changes }, tx) =>
-      this.publish(tx.manager, order, changes),
+    this.bus.on('order.changed', ({ order, changes, view }, tx) =>
+      this.publish(tx.manager, order, changes, view),
     );
     this.bus.on('business.availability_changed', (change, tx) =>
       this.publishAvailability(tx.manager, change),
@@ -86,6 +92,8 @@ export class WebhookPublisher implements OnModuleInit {
     manager: EntityManager,
     order: OrderEntity,
     changes: readonly OrderChangeKind[],
+    /** The owner's view, when the one who changed the order holds it whole. */
+    known?: OrderResponseDto,
   ): Promise<void> {
     const types = new Set<WebhookEventType>();
     for (const change of changes) {
@@ -102,7 +110,7 @@ export class WebhookPublisher implements OnModuleInit {
       );
       if (endpoints.length === 0) continue;
       // Read once, only when someone wants it: most owners have no endpoints.
-      view ??= { ...(await this.orders.ownerView(manager, order)) };
+      view ??= { ...(known ?? (await this.orders.ownerView(manager, order))) };
       for (const endpoint of endpoints) {
         await this.queue.enqueueEvent(manager, endpoint, type, { order: view });
       }

@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { EventBus, Transaction } from '../../database/event-bus';
 import { PgNotifications } from '../../database/pg-notifications';
 import type { OrderStatus } from '../domain/order-status';
-import { toOrderSummary } from '../dto/order-response.dto';
+import { OrderResponseDto, toOrderSummary } from '../dto/order-response.dto';
 import { OrderEntity } from '../entities';
 import { CHANNEL_OF, OrderStreamEvent, OrderStreamEventType } from './order-stream-event';
 import { OrderStreamHub } from './order-stream.hub';
@@ -24,6 +24,14 @@ export interface OrderChanged {
   changes: readonly OrderChangeKind[];
   /** For a change of status, the status it left; undefined otherwise. */
   previousStatus?: OrderStatus;
+  /**
+   * The order as its owner reads it, when the publisher holds it whole: a
+   * new order's placement, whose first payment is written only with the
+   * transaction's last writes and so cannot be read back before then.
+   * Listeners that send the owner's view use it rather than reading the
+   * order again.
+   */
+  view?: OrderResponseDto;
 }
 
 declare module '../../database/event-bus' {
@@ -82,6 +90,15 @@ export class OrderEventBus {
       tx.afterCommit(() => this.hub.deliver(event));
     }
   }
+}
+
+/** Announces a new order, with the owner's view of it as its placement built it. */
+export function publishCreated(
+  tx: Transaction,
+  order: OrderEntity,
+  view: OrderResponseDto,
+): Promise<void> {
+  return tx.emit('order.changed', { type: 'order.created', order, changes: ['created'], view });
 }
 
 /** `publish` for a transaction: emits `order.changed` in it. */
