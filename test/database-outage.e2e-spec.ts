@@ -1,4 +1,3 @@
-import { AddressInfo, createServer, Server, Socket, connect } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { Client } from 'pg';
 import { OPEN_DATABASE } from '../src/database/database.module';
@@ -10,46 +9,7 @@ import { apiHeaders } from './support/factory';
 import { startTestApp, TestApp } from './support/test-app';
 import { TransactionProbeModule, whileInTransaction } from './support/transaction-probe.module';
 import { describeEmbeddedOnly } from './support/server-only';
-
-/**
- * A TCP proxy on loopback between the service and the PostgreSQL server:
- * stopping it is a network cut (open connections reset, new ones refused);
- * starting it again on the same port ends the outage.
- */
-class TcpProxy {
-  private server: Server | undefined;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
-
-  async start(): Promise<void> {
-    const server = createServer((client) => {
-      const upstream = connect(this.targetPort, this.targetHost);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
-    this.port = (server.address() as AddressInfo).port;
-    this.server = server;
-  }
-
-  async stop(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    for (const socket of this.sockets) socket.destroy();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
+import { TcpProxy } from './support/tcp-proxy';
 
 /** Polls until `check` passes; the suite's timeout bounds it. */
 async function eventually(check: () => Promise<void>): Promise<void> {
@@ -77,7 +37,7 @@ describe('a database outage under the running service', () => {
     if (serverUrl()) {
       database = await createTestDatabase();
       const url = new URL(database.env.DATABASE_URL);
-      proxy = new TcpProxy(url.hostname, Number(url.port || 5432));
+      proxy = new TcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
       await proxy.start();
       url.hostname = '127.0.0.1';
       url.port = String(proxy.port);

@@ -1,4 +1,3 @@
-import { AddressInfo, connect, createServer, Socket } from 'node:net';
 import { Client, Pool } from 'pg';
 import { EntityManager } from 'typeorm';
 import { PipelinedClient } from '../../src/database/pipelined-client';
@@ -8,6 +7,7 @@ import { writeBeforeCommit, writeLastBeforeCommit } from '../../src/database/wri
 import { EmbeddedPostgres } from '../../src/database/embedded/embedded-postgres';
 import { createTestDatabase, TestDatabase } from '../support/database';
 import { createMediumContext, MediumContext } from '../support/medium';
+import { TcpProxy } from '../support/tcp-proxy';
 
 interface ProbeRow {
   id: number;
@@ -204,47 +204,6 @@ describe('statements sent together (medium)', () => {
   });
 });
 
-/**
- * A TCP relay to the test database that cuts both sides as soon as the
- * client sends a message containing `cutOn`: the network failing at that
- * exact point of a connection's life.
- */
-async function relayCuttingOn(target: { host: string; port: number }, cutOn: string) {
-  const sockets = new Set<Socket>();
-  let cuts = 0;
-  const server = createServer((client) => {
-    // A host that is a directory names a Unix socket in it (the embedded database).
-    const upstream = target.host.startsWith('/')
-      ? connect({ path: `${target.host}/.s.PGSQL.${target.port}` })
-      : connect(target.port, target.host);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => socket.destroy());
-      socket.on('close', () => sockets.delete(socket));
-    }
-    client.on('data', (chunk: Buffer) => {
-      if (chunk.includes(cutOn)) {
-        cuts++;
-        client.destroy();
-        upstream.destroy();
-      } else upstream.write(chunk);
-    });
-    upstream.pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    /** How many connections it has cut. */
-    get cuts() {
-      return cuts;
-    },
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
 describe('a connection cut while the pool’s client sets it up (medium)', () => {
   // No service here: the embedded database takes one connection at a time.
   let database: TestDatabase;
@@ -274,7 +233,8 @@ describe('a connection cut while the pool’s client sets it up (medium)', () =>
   });
 
   it('fails the pool’s connect with the loss, not the process, and a new connection is set up in full', async () => {
-    const relay = await relayCuttingOn(to, 'plan_cache_mode');
+    const relay = new TcpProxy(to, 'plan_cache_mode');
+    await relay.start();
     const cut = new Pool({
       ...to,
       host: '127.0.0.1',
@@ -289,7 +249,7 @@ describe('a connection cut while the pool’s client sets it up (medium)', () =>
       expect(cut.totalCount).toBe(0);
     } finally {
       await cut.end();
-      await relay.close();
+      await relay.stop();
     }
 
     // The connection after the cut is a new one, set up in full. (The
