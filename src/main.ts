@@ -1,6 +1,7 @@
 // First, so that settings from ./.env are in place before any module reads them.
 import './config/load-env-file';
 import { Logger } from '@nestjs/common';
+import { AddressInfo } from 'node:net';
 import { createApp } from './app.factory';
 import { AppConfig, ConfigError, loadConfig } from './config/config';
 import { DataDirLock } from './database/embedded/data-dir-lock';
@@ -32,6 +33,17 @@ function refuseDataDirInUse(config: AppConfig): void {
   }
 }
 
+/**
+ * A parent that started the service with an IPC channel (a process manager,
+ * or a test that starts it on PORT=0) hears `{ listening: port }` once it
+ * listens. The channel does not keep the process alive.
+ */
+function tellParent(port: number): void {
+  if (!process.send) return;
+  process.send({ listening: port });
+  process.channel?.unref();
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   refuseDataDirInUse(config);
@@ -44,7 +56,10 @@ async function main(): Promise<void> {
   }
   const app = await createApp(config);
   const server = await app.listen(config.port);
-  logger.log(`Listening on port ${config.port}; API docs at ${config.publicBaseUrl}/docs`);
+  // PORT=0 leaves the port to the system: the bound one is the one to tell.
+  const { port } = server.address() as AddressInfo;
+  logger.log(`Listening on port ${port}; API docs at ${config.publicBaseUrl}/docs`);
+  tellParent(port);
   logger.log(
     config.databaseUrl
       ? 'Database: the PostgreSQL server of DATABASE_URL'

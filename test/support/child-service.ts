@@ -1,23 +1,14 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { AddressInfo, createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { buildService } from './service-build';
 import { TEST_API_KEY, TEST_JWT_SECRET } from './test-app';
 
 const ROOT = resolve(__dirname, '..', '..');
 
-/** A free TCP port on loopback (taken, then given back). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
-
 export interface ChildService {
   process: ChildProcess;
-  baseUrl: string;
+  /** The address it listens on; known once `ready()` has resolved. */
+  readonly baseUrl: string;
   /** Everything it wrote to stdout and stderr so far. */
   output(): string;
   /** Resolves with the exit code (or the signal) once it ended. */
@@ -33,9 +24,13 @@ export interface ChildService {
  * build (`node dist/main.js`, here of the tests' build of the current
  * sources, see service-build.ts), so a test can crash it with SIGKILL.
  * `env` is the whole configuration besides keys and port.
+ *
+ * It listens on PORT=0 and tells its port over the IPC channel once bound:
+ * a port chosen here and given back could be taken by another test's
+ * server before the child binds it, and its readiness check answered by
+ * that server.
  */
 export async function startChildService(env: Record<string, string>): Promise<ChildService> {
-  const port = await freePort();
   const child = spawn(process.execPath, [join(buildService(), 'dist', 'main.js')], {
     cwd: ROOT,
     env: {
@@ -44,10 +39,10 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
       LOG_LEVEL: 'warn',
       API_KEYS: TEST_API_KEY,
       JWT_SECRET: TEST_JWT_SECRET,
-      PORT: String(port),
+      PORT: '0',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -57,20 +52,35 @@ export async function startChildService(env: Record<string, string>): Promise<Ch
   );
   let ended = false;
   void exited.then(() => (ended = true));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const listening = new Promise<number>((done, fail) => {
+    child.on('message', (message: { listening?: unknown }) => {
+      if (typeof message?.listening !== 'number') return;
+      // The port was all the channel was for: closed, it holds neither process.
+      child.disconnect();
+      done(message.listening);
+    });
+    void exited.then(() => fail(new Error(`The service exited before it was ready:\n${output}`)));
+  });
+  // Not awaited until ready(): a child that exits first must not leave it unhandled.
+  listening.catch(() => undefined);
+  let baseUrl: string | undefined;
   return {
     process: child,
-    baseUrl,
+    get baseUrl() {
+      if (!baseUrl) throw new Error('The service is not listening yet: await ready() first');
+      return baseUrl;
+    },
     output: () => output,
     exited,
     async ready() {
+      baseUrl = `http://127.0.0.1:${await listening}`;
       for (;;) {
         if (ended) throw new Error(`The service exited before it was ready:\n${output}`);
         try {
           const res = await fetch(`${baseUrl}/health/ready`);
           if (res.status === 200) return;
         } catch {
-          // Not listening yet.
+          // Not ready yet.
         }
         await new Promise((done) => setTimeout(done, 200));
       }
