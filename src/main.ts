@@ -58,7 +58,11 @@ async function main(): Promise<void> {
   const server = await app.listen(config.port);
   // PORT=0 leaves the port to the system: the bound one is the one to tell.
   const { port } = server.address() as AddressInfo;
-  logger.log(`Listening on port ${port}; API docs at ${config.publicBaseUrl}/docs`);
+  const docsBase =
+    config.publicBaseUrl === `http://localhost:${config.port}`
+      ? `http://localhost:${port}`
+      : config.publicBaseUrl;
+  logger.log(`Listening on port ${port}; API docs at ${docsBase}/docs`);
   tellParent(port);
   logger.log(
     config.databaseUrl
