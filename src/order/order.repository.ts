@@ -71,26 +71,47 @@ type OrderRowChanges = OrderChanges | OrderPaymentModel;
 /** A new history entry as a row of its statement: `n` orders them, `reason` is null for none. */
 type EventRow = Required<NewOrderEvent> & { n: number };
 
+/**
+ * What an order update is sent with: `asPlaced` (present or not: it is the
+ * statement's shape) makes it check that the order has not been written
+ * since the statement that placed it (`updated_at` is still `created_at`,
+ * which only that statement wrote, both `now()` of its transaction). Where
+ * it has been, the statement fails with SQLSTATE SV001
+ * (`checks_before_commit`), its transaction rolls back, and the event bus
+ * runs it again.
+ */
+interface OrderUpdateArgs {
+  uuid: string;
+  set: OrderRowChanges;
+  asPlaced?: true;
+}
+
 /** The order's columns in `set` changed, and its row answered as stored. */
-function orderUpdate(uuid: string, set: OrderRowChanges) {
-  return db
+function orderUpdate({ uuid, set, asPlaced }: OrderUpdateArgs) {
+  const update = db
     .updateTable('orders')
     .set({ ...set, updatedAt: sql<Date>`now()` })
-    .where('uuid', '=', uuid)
-    .returningAll();
+    .where('uuid', '=', uuid);
+  // Checked on the row the update would write, after any concurrent writer committed.
+  return (
+    asPlaced === undefined
+      ? update
+      : update.where((eb) =>
+          eb.fn<boolean>('checks_before_commit', [eb('updatedAt', '=', eb.ref('createdAt'))]),
+        )
+  ).returningAll();
 }
 
 /** An order's change alone; built once for each set of columns changed. */
-const updateOrderRow = preparedQuery(
-  ({ uuid, set }: { uuid: string; set: OrderRowChanges }) => orderUpdate(uuid, set),
-  { expand: ['set'] },
-);
+const updateOrderRow = preparedQuery((args: OrderUpdateArgs) => orderUpdate(args), {
+  expand: ['set'],
+});
 
 /** An order's change and its new history entries (`rows`, in the order given) in one statement. */
 const updateOrderWithEvents = preparedQuery(
-  ({ uuid, set, rows }: { uuid: string; set: OrderRowChanges; rows: EventRow[] }) =>
+  ({ rows, ...args }: OrderUpdateArgs & { rows: EventRow[] }) =>
     db
-      .with('u', () => orderUpdate(uuid, set))
+      .with('u', () => orderUpdate(args))
       .with('e', (qb) =>
         qb
           .insertInto('orderEvents')
@@ -139,8 +160,10 @@ function withHistory(
   uuid: string,
   set: OrderRowChanges,
   events: readonly NewOrderEvent[],
+  asPlaced = false,
 ): PreparedRun<Record<string, unknown>> {
-  if (events.length === 0) return updateOrderRow({ uuid, set });
+  const args: OrderUpdateArgs = asPlaced ? { uuid, set, asPlaced } : { uuid, set };
+  if (events.length === 0) return updateOrderRow(args);
   const rows = events.map((event, i) => ({
     n: i + 1,
     field: event.field,
@@ -150,7 +173,7 @@ function withHistory(
     actor: event.actor,
     reason: event.reason ?? null,
   }));
-  return updateOrderWithEvents({ uuid, set, rows });
+  return updateOrderWithEvents({ ...args, rows });
 }
 
 /** What withHistory's row says: the order, and its new history entries (in `written`, when any). */
@@ -261,14 +284,17 @@ export class OrderRepository {
     uuid: string,
     model: OrderPaymentModel,
     events: readonly NewOrderEvent[] = [],
+    asPlaced = false,
   ): Promise<WrittenOrder | undefined> {
-    return this.writeWithHistory(manager, uuid, model, events);
+    return writtenOf(await fetchOne(manager, withHistory(uuid, model, events, asPlaced)));
   }
 
   /**
    * `updatePaymentModel` as the last statement of its transaction, which
    * sends nothing after it (writeLastBeforeCommit): it carries the COMMIT
-   * when it may. `record` gets what it wrote once it has answered.
+   * when it may. `record` gets what it wrote once it has answered. With
+   * `asPlaced`, the statement fails with SQLSTATE SV001 (and its
+   * transaction is run again) unless the order is as its placement wrote it.
    */
   updatePaymentModelLast(
     manager: EntityManager,
@@ -276,8 +302,9 @@ export class OrderRepository {
     model: OrderPaymentModel,
     events: readonly NewOrderEvent[],
     record: (written: WrittenOrder | undefined) => void,
+    asPlaced = false,
   ): Promise<void> {
-    return writeLastBeforeCommit(manager, withHistory(uuid, model, events), (rows) =>
+    return writeLastBeforeCommit(manager, withHistory(uuid, model, events, asPlaced), (rows) =>
       record(writtenOf(rows[0])),
     );
   }

@@ -8,6 +8,7 @@ import {
   isOpen,
   NOTIFIED_STATES,
   PaymentChanged,
+  PaymentRow,
   PaymentService,
   PaymentsOfOrder,
   PaymentState,
@@ -71,6 +72,16 @@ export function paymentModelOf(
   };
 }
 
+/** Whether the read model is the order's as it stands. */
+function unchanged(order: OrderEntity, model: OrderPaymentModel): boolean {
+  return (
+    model.paymentState === order.paymentState &&
+    new Money(model.amountPaid).eq(order.amountPaid) &&
+    new Money(model.amountRefunded).eq(order.amountRefunded) &&
+    model.paymentStatus === order.paymentStatus
+  );
+}
+
 /**
  * What an order makes of a change of its payments, in the transaction that
  * changed them (it holds the order's payments lock): its read model (state
@@ -84,6 +95,8 @@ export function paymentModelOf(
 export class PaymentChangeListener {
   /** Per transaction, what its last change of an order's payments made of the order. */
   private readonly heard = new WeakMap<Transaction, HeardPaymentChange>();
+  /** Orders as their placement wrote them, by the payment whose change is expected next (see whilePlaced). */
+  private readonly placed = new Map<string, OrderEntity>();
 
   constructor(
     bus: EventBus,
@@ -94,9 +107,47 @@ export class PaymentChangeListener {
     bus.on('payment.changed', (event, tx) => this.record(event, tx));
   }
 
+  /**
+   * Runs `change`, which changes `payment`, the first and only payment of
+   * `order`, just after the placement committed them both, with the order
+   * known as placed. The first transaction that changes the payment then
+   * follows the change without reading the order and its payments: its
+   * write of the order's read model fails (SQLSTATE SV001) unless the order
+   * is still as placed, and the transaction is run again, reading them.
+   * Every change of an order's payments that moves its read model writes
+   * the order, and every write of an order moves its `updated_at`. A
+   * payment added meanwhile that moves nothing (a charge opened by a guest
+   * who replayed the placement, still waiting for them) stays out of what
+   * this change answers, which then names its checkout as the latest attempt.
+   */
+  async whilePlaced<T>(
+    order: OrderEntity,
+    payment: PaymentRow,
+    change: () => Promise<T>,
+  ): Promise<T> {
+    this.placed.set(payment.uuid, order);
+    try {
+      return await change();
+    } finally {
+      this.placed.delete(payment.uuid);
+    }
+  }
+
   async record(event: PaymentChanged, tx: Transaction): Promise<void> {
     // A share of a tab is the tab's to hear of (see tabs/tab-payments.ts).
     if (!event.orderUuid) return;
+    const placed = this.placed.get(event.payment.uuid);
+    if (placed?.uuid === event.orderUuid) {
+      // Its transaction's first run only: a run again reads the order.
+      this.placed.delete(event.payment.uuid);
+      const all: PaymentsOfOrder = { payments: [event.payment], refunds: [] };
+      // A change that leaves the read model as it was writes nothing to check: read the order.
+      if (!unchanged(placed, paymentModelOf(placed, all))) {
+        return this.follow(tx, event, placed, all, true, (written) =>
+          this.heard.set(tx, { before: placed, ...written, payments: all }),
+        );
+      }
+    }
     // Issued together, the two reads leave in one write (the pool's client
     // pipelines them); the payments are read after the lock, as sent.
     const [order, payments] = await together(
@@ -105,7 +156,7 @@ export class PaymentChangeListener {
     );
     if (!order) return;
     const all = payments.get(order.uuid)!;
-    await this.follow(tx, event, order, all, (written) =>
+    await this.follow(tx, event, order, all, false, (written) =>
       this.heard.set(tx, { before: order, ...written, payments: all }),
     );
   }
@@ -125,25 +176,22 @@ export class PaymentChangeListener {
    * The read model, history, notification and announcement of one change;
    * `heard` gets the order as written and the history entries it gained.
    * After the transaction's last change (`last`), a write that nothing
-   * follows goes as its last statement, with its COMMIT.
+   * follows goes as its last statement, with its COMMIT. `asPlaced`: the
+   * order was not read but is known as placed, and the write checks it.
    */
   private async follow(
     tx: Transaction,
     event: PaymentChanged,
     order: OrderEntity,
     all: PaymentsOfOrder,
+    asPlaced: boolean,
     heard: (written: WrittenOrder) => void,
   ): Promise<void> {
     const model = paymentModelOf(order, all);
     const from = order.paymentState;
     const to = model.paymentState;
     const moneyIn = new Money(model.amountPaid).gt(order.amountPaid);
-    const same =
-      to === from &&
-      new Money(model.amountPaid).eq(order.amountPaid) &&
-      new Money(model.amountRefunded).eq(order.amountRefunded) &&
-      model.paymentStatus === order.paymentStatus;
-    if (same) return heard({ order, events: [] });
+    if (unchanged(order, model)) return heard({ order, events: [] });
     // The read model and its history entry (when the state moves or money comes in) in one statement.
     const events: NewOrderEvent[] =
       to === from && !moneyIn
@@ -159,11 +207,22 @@ export class PaymentChangeListener {
           ];
     const announced = events.length > 0 && NOTIFIED_STATES.includes(to);
     if (event.last && !announced) {
-      return this.orders.updatePaymentModelLast(tx.manager, order.uuid, model, events, (written) =>
-        heard(written!),
+      return this.orders.updatePaymentModelLast(
+        tx.manager,
+        order.uuid,
+        model,
+        events,
+        (written) => heard(written!),
+        asPlaced,
       );
     }
-    const written = (await this.orders.updatePaymentModel(tx.manager, order.uuid, model, events))!;
+    const written = (await this.orders.updatePaymentModel(
+      tx.manager,
+      order.uuid,
+      model,
+      events,
+      asPlaced,
+    ))!;
     heard(written);
     if (!announced) return;
     if (event.notifyOwner) await this.notifyOwner(tx, written.order, to);

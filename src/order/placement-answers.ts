@@ -47,8 +47,12 @@ export class PlacementAnswers {
   async afterCommit(byMember: boolean, placed: CommittedPlacement): Promise<OrderResponseDto> {
     const { answer, order, payment, context, lines, events } = placed;
     if (payment?.channel !== 'checkout') return answer;
-    const heard = await this.payments.openCheckout(snapshotOf(order), payment, context, (tx) =>
-      this.paymentChanges.heardIn(tx),
+    // The order and its one payment are as the placement wrote them: the
+    // checkout's outcome follows without reading them again.
+    const heard = await this.paymentChanges.whilePlaced(order, payment, () =>
+      this.payments.openCheckout(snapshotOf(order), payment, context, (tx) =>
+        this.paymentChanges.heardIn(tx),
+      ),
     );
     const fromWrites = byMember ? undefined : this.guestAnswerFrom(order, lines, events, heard);
     return fromWrites ?? this.readAgain(byMember, order.uuid, answer, lines);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventBus } from '../../src/database/event-bus';
+import { isChecksDue } from '../../src/database/writes-before-commit';
 import { IdempotencyRepository } from '../../src/order/idempotency.repository';
 import { NewOrder } from '../../src/order/order-placement.statement';
 import { OrderRepository } from '../../src/order/order.repository';
@@ -143,6 +144,71 @@ describe('order repositories (medium)', () => {
       [missing],
     );
     expect(n).toBe(0);
+  });
+
+  it('writes a payment model as placed only while nothing else wrote the order, also once a concurrent writer commits', async () => {
+    const model = {
+      paymentState: 'pending',
+      paymentStatus: 'unpaid',
+      amountPaid: '0.00',
+      amountRefunded: '0.00',
+    } as const;
+    const entry = {
+      field: 'payment',
+      fromValue: 'unpaid',
+      toValue: 'pending',
+      actorUuid: null,
+      actor: 'system',
+    } as const;
+    const historyOf = async (uuid: string) =>
+      (await orders.eventsOf([uuid])).get(uuid)!.map((e) => e.field);
+    const m = ctx.dataSource.manager;
+
+    // As placed: written, with its history entry.
+    const fresh = (await orders.insertPlacedOrder(m, newOrder(), [line(0)], 'guest')).order;
+    const written = await orders.updatePaymentModel(m, fresh.uuid, model, [entry], true);
+    expect(written!.order).toMatchObject({ paymentState: 'pending' });
+    expect(await historyOf(fresh.uuid)).toEqual(['status', 'payment']);
+    // Written since (by that very change): refused with SV001, nothing written.
+    const outcome = (write: Promise<unknown>) =>
+      write.then(
+        () => 'written',
+        (error: unknown) => (isChecksDue(error) ? 'SV001' : String(error)),
+      );
+    const again = orders.updatePaymentModel(
+      m,
+      fresh.uuid,
+      { ...model, paymentState: 'failed' },
+      [entry],
+      true,
+    );
+    expect(await outcome(again)).toBe('SV001');
+    expect(await orders.findByUuid(fresh.uuid)).toMatchObject({ paymentState: 'pending' });
+    expect(await historyOf(fresh.uuid)).toEqual(['status', 'payment']);
+
+    // A writer that commits while the check waits for the row: checked on its row.
+    const raced = (await orders.insertPlacedOrder(m, newOrder(), [line(0)], 'guest')).order;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const hasLock = new Promise<void>((resolve) => (locked = resolve));
+    const writer = ctx.dataSource.transaction(async (manager) => {
+      await orders.updateOrder(manager, raced.uuid, { status: 'accepted' });
+      locked();
+      await held;
+    });
+    await hasLock;
+    const checked = outcome(orders.updatePaymentModel(m, raced.uuid, model, [entry], true));
+    // The check is waiting for the writer's row lock.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    release();
+    await writer;
+    expect(await checked).toBe('SV001');
+    expect(await orders.findByUuid(raced.uuid)).toMatchObject({
+      status: 'accepted',
+      paymentState: 'unpaid',
+    });
+    expect(await historyOf(raced.uuid)).toEqual(['status']);
   });
 
   it('makes a concurrent update wait for the row lock and see its result', async () => {
