@@ -52,6 +52,32 @@ describe('kernel repositories (medium)', () => {
       ]);
     });
 
+    it('counts concurrent hits of one window in fewer upserts, each caller its own count, beside another replica', async () => {
+      const subject = randomUUID().replace(/-/g, '');
+      const replica = new PostgresRateLimitStore(ctx.get(DataSource));
+      const spy = jest.spyOn(ctx.get(DataSource).manager, 'query');
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 4 === 3 ? replica : store).hit('pile', subject, WINDOW, now),
+        ),
+      );
+      const upserts = spy.mock.calls.length;
+      spy.mockRestore();
+      expect(answers.map((answer) => answer.hits).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 40 }, (_, i) => i + 1),
+      );
+      // One upsert under way per window and process: the rest wait and go together.
+      expect(upserts).toBeLessThan(40);
+      const [row] = await ctx.sql<{ hits: number }>(
+        'SELECT hits FROM rate_limit_counters WHERE bucket = $1 AND subject = $2',
+        ['pile', subject],
+      );
+      expect(row.hits).toBe(40);
+      // Another window of the same subject is counted apart, and the store forgets settled windows.
+      expect((await store.hit('pile', subject, WINDOW, now + WINDOW)).hits).toBe(1);
+      expect((store as unknown as { windows: Map<string, unknown> }).windows.size).toBe(0);
+    });
+
     it('gives a hit back, never below zero, and only to the window it names', async () => {
       const subject = randomUUID().replace(/-/g, '');
       const start = Date.UTC(2026, 0, 1, 12, 0, 0);
