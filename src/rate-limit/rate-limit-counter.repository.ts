@@ -81,16 +81,20 @@ export class PostgresRateLimitStore implements RateLimitStore {
     window: { bucket: string; subject: string; startMs: number; endMs: number },
     callers: WaitingHits['callers'],
   ): void {
-    fetchOne(
-      this.dataSource.manager,
-      countHits({
-        bucket: window.bucket,
-        subject: window.subject,
-        windowStart: new Date(window.startMs),
-        expiresAt: new Date(window.endMs),
-        hits: callers.length,
-      }),
-    )
+    // Whatever fails, even while the statement is built, fails these callers and frees the window.
+    Promise.resolve()
+      .then(() =>
+        fetchOne(
+          this.dataSource.manager,
+          countHits({
+            bucket: window.bucket,
+            subject: window.subject,
+            windowStart: new Date(window.startMs),
+            expiresAt: new Date(window.endMs),
+            hits: callers.length,
+          }),
+        ),
+      )
       .then(
         (row) => {
           const last = Number(row!.hits);

@@ -78,6 +78,23 @@ describe('kernel repositories (medium)', () => {
       expect((store as unknown as { windows: Map<string, unknown> }).windows.size).toBe(0);
     });
 
+    it('fails every hit of a failed upsert, and counts the window again afterwards', async () => {
+      const subject = randomUUID().replace(/-/g, '');
+      // Longer than the column: the upsert fails.
+      const bucket = 'x'.repeat(65);
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 6 }, () => store.hit(bucket, subject, WINDOW, now)),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(6).fill('rejected'));
+      expect((store as unknown as { windows: Map<string, unknown> }).windows.size).toBe(0);
+      const [{ n }] = await ctx.sql<{ n: number }>(
+        'SELECT count(*)::int AS n FROM rate_limit_counters WHERE subject = $1',
+        [subject],
+      );
+      expect(n).toBe(0);
+      expect((await store.hit('after', subject, WINDOW, now)).hits).toBe(1);
+    });
+
     it('gives a hit back, never below zero, and only to the window it names', async () => {
       const subject = randomUUID().replace(/-/g, '');
       const start = Date.UTC(2026, 0, 1, 12, 0, 0);
