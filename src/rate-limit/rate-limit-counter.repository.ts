@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { BatchUnderWay } from '../database/batch-under-way';
 import { preparedQuery } from '../database/prepared-query';
 import { execute, fetchOne, queryBuilder, sql, Table } from '../database/query-builder';
 import { RateLimitCounterEntity } from './rate-limit-counter.entity';
@@ -19,11 +20,6 @@ const countHits = preparedQuery(
       )
       .returning('hits'),
 );
-
-/** Hits of one window waiting to be counted, each with the caller waiting for its count. */
-interface WaitingHits {
-  callers: Array<{ resolve(hits: number): void; reject(error: unknown): void }>;
-}
 
 /** A hit given back (never below 0). */
 const takeBackHit = preparedQuery((hit: { bucket: string; subject: string; windowStart: Date }) =>
@@ -51,8 +47,8 @@ const takeBackHit = preparedQuery((hit: { bucket: string; subject: string; windo
  * before.
  */
 export class PostgresRateLimitStore implements RateLimitStore {
-  /** Per window (bucket, subject, start and end): whether an upsert is under way, and the hits waiting for it. */
-  private readonly windows = new Map<string, WaitingHits | null>();
+  /** Per window under way (bucket, subject, start and end): its upserts, one at a time. */
+  private readonly windows = new Map<string, BatchUnderWay<null, number>>();
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -60,57 +56,34 @@ export class PostgresRateLimitStore implements RateLimitStore {
     const startMs = windowStartOf(nowMs, windowMs);
     const endMs = startMs + windowMs;
     const key = `${bucket}\u0000${subject}\u0000${startMs}\u0000${endMs}`;
-    const hits = await new Promise<number>((resolve, reject) => {
-      const underWay = this.windows.get(key);
-      if (underWay === undefined) {
-        // Nothing under way: this hit goes at once, alone.
-        this.windows.set(key, null);
-        this.count(key, { bucket, subject, startMs, endMs }, [{ resolve, reject }]);
-      } else if (underWay === null) {
-        this.windows.set(key, { callers: [{ resolve, reject }] });
-      } else {
-        underWay.callers.push({ resolve, reject });
-      }
-    });
-    return { hits, resetAtMs: endMs };
+    let window = this.windows.get(key);
+    if (!window) {
+      window = new BatchUnderWay(
+        (hits) => this.count({ bucket, subject, startMs, endMs }, hits.length),
+        () => this.windows.delete(key),
+      );
+      this.windows.set(key, window);
+    }
+    return { hits: await window.add(null), resetAtMs: endMs };
   }
 
-  /** Counts the hits of `callers` in one upsert, then the hits that came meanwhile. */
-  private count(
-    key: string,
+  /** Counts `n` hits in one upsert; answers each its own count, as if they had gone one by one. */
+  private async count(
     window: { bucket: string; subject: string; startMs: number; endMs: number },
-    callers: WaitingHits['callers'],
-  ): void {
-    // Whatever fails, even while the statement is built, fails these callers and frees the window.
-    Promise.resolve()
-      .then(() =>
-        fetchOne(
-          this.dataSource.manager,
-          countHits({
-            bucket: window.bucket,
-            subject: window.subject,
-            windowStart: new Date(window.startMs),
-            expiresAt: new Date(window.endMs),
-            hits: callers.length,
-          }),
-        ),
-      )
-      .then(
-        (row) => {
-          const last = Number(row!.hits);
-          callers.forEach((caller, i) => caller.resolve(last - callers.length + 1 + i));
-        },
-        (error: unknown) => callers.forEach((caller) => caller.reject(error)),
-      )
-      .finally(() => {
-        const waiting = this.windows.get(key);
-        if (waiting) {
-          this.windows.set(key, null);
-          this.count(key, window, waiting.callers);
-        } else {
-          this.windows.delete(key);
-        }
-      });
+    n: number,
+  ): Promise<number[]> {
+    const row = await fetchOne(
+      this.dataSource.manager,
+      countHits({
+        bucket: window.bucket,
+        subject: window.subject,
+        windowStart: new Date(window.startMs),
+        expiresAt: new Date(window.endMs),
+        hits: n,
+      }),
+    );
+    const last = Number(row!.hits);
+    return Array.from({ length: n }, (_, i) => last - n + 1 + i);
   }
 
   async unhit(bucket: string, subject: string, windowStartMs: number): Promise<void> {
