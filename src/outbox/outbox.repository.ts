@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { BatchUnderWay } from '../database/batch-under-way';
 import { OutboxKind } from './outbox.entity';
 import { LaneKinds } from './outbox-lanes';
 
@@ -158,12 +159,26 @@ export class OutboxRepository {
     );
   }
 
-  async markSent(uuid: string, at: Date): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE outbox SET status = 'sent', sent_at = $2, last_error = NULL WHERE uuid = $1`,
-      [uuid, at],
-    );
+  /**
+   * Marks a delivered row sent. Deliveries finish many at a time under
+   * load: the marks that come while one statement is under way go together
+   * in the next (see BatchUnderWay), each resolved once its row is marked.
+   */
+  markSent(uuid: string, at: Date): Promise<void> {
+    return this.sentMarks.add({ uuid, at });
   }
+
+  private readonly sentMarks = new BatchUnderWay<{ uuid: string; at: Date }, void>(
+    async (marks) => {
+      await this.dataSource.query(
+        `UPDATE outbox SET status = 'sent', sent_at = m.at, last_error = NULL
+           FROM unnest($1::uuid[], $2::timestamptz[]) AS m(uuid, at)
+          WHERE outbox.uuid = m.uuid`,
+        [marks.map((mark) => mark.uuid), marks.map((mark) => mark.at)],
+      );
+      return marks.map(() => undefined);
+    },
+  );
 
   async scheduleRetry(uuid: string, availableAt: Date, error: string): Promise<void> {
     await this.dataSource.query(

@@ -134,6 +134,27 @@ describe('outbox repository (medium)', () => {
     expect(rows[2].last_error).toBe('gave up');
   });
 
+  it('marks rows delivered at once sent, each with its time, in fewer statements than rows', async () => {
+    const mine = kind();
+    const rows: string[] = [];
+    for (let minute = 1; minute <= 12; minute += 1) rows.push(await enqueue(mine, minute));
+    const spy = jest.spyOn(ctx.dataSource, 'query');
+    await Promise.all(rows.map((uuid, i) => outbox.markSent(uuid, future(30 + i))));
+    const statements = spy.mock.calls.length;
+    spy.mockRestore();
+    // The first goes alone; the rest wait for it and go together.
+    expect(statements).toBe(2);
+    const marked = await ctx.sql<{ uuid: string; status: string; sent_at: Date }>(
+      `SELECT uuid::text AS uuid, status, sent_at FROM outbox WHERE kind = $1`,
+      [mine],
+    );
+    const byUuid = new Map(marked.map((row) => [row.uuid, row]));
+    rows.forEach((uuid, i) => {
+      expect(byUuid.get(uuid)!.status).toBe('sent');
+      expect(new Date(byUuid.get(uuid)!.sent_at)).toEqual(future(30 + i));
+    });
+  });
+
   it('counts due rows by kind with the oldest wait', async () => {
     const mine = kind();
     await enqueue(mine, 10);
