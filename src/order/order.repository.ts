@@ -1,36 +1,32 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { fetchAll, fetchOne, rowsTable, sql } from '../database/query-builder';
-import { PreparedRun, preparedQuery } from '../database/prepared-query';
+import { fetchAll, fetchOne } from '../database/query-builder';
+import { preparedQuery } from '../database/prepared-query';
 import { writeLastBeforeCommit } from '../database/writes-before-commit';
 import { transactionLock } from '../database/transaction-locks';
 import { OrderStatus } from './domain/order-status';
 import { OrderEntity, OrderEventEntity, OrderLineEntity } from './entities';
-import { OrderActor, OrderEventField } from './entities/order-event.entity';
+import { OrderActor } from './entities/order-event.entity';
 import { NewOrder, NewOrderLine, PlacedRow, placeStatement } from './order-placement.statement';
-import { db, eventsFromJson, insertedEventsJson } from './order-tables';
+import { db, eventsFromJson } from './order-tables';
+import {
+  NewOrderEvent,
+  OrderChanges,
+  OrderPaymentModel,
+  withHistory,
+  WrittenOrder,
+  writtenOf,
+} from './order-update.statements';
+
+export type {
+  NewOrderEvent,
+  OrderChanges,
+  OrderPaymentModel,
+  WrittenOrder,
+} from './order-update.statements';
 
 /** Tries before giving up on drawing a free order reference; a clash is already rare. */
 const REFERENCE_ATTEMPTS = 8;
-
-export interface NewOrderEvent {
-  field: OrderEventField;
-  fromValue: string | null;
-  toValue: string | null;
-  actorUuid: string | null;
-  actor: OrderActor;
-  /** Why the service made the change; absent for a person's. */
-  reason?: string | null;
-}
-
-/** The columns an order update may change: not the read model of its payments, which follows them. */
-export type OrderChanges = Partial<Pick<OrderEntity, 'status' | 'ownerNote' | 'estimatedReadyAt'>>;
-
-/** The read model of an order's payments. */
-export type OrderPaymentModel = Pick<
-  OrderEntity,
-  'paymentState' | 'paymentStatus' | 'amountPaid' | 'amountRefunded'
->;
 
 export interface OrderFilter {
   status?: OrderStatus;
@@ -39,17 +35,6 @@ export interface OrderFilter {
   from?: Date;
   to?: Date;
 }
-
-/** The columns of history entries written with a change of their order, each numbered `n` in the order given. */
-const EVENT_TYPES = {
-  n: 'int',
-  field: 'text',
-  fromValue: 'text',
-  toValue: 'text',
-  actorUuid: 'uuid',
-  actor: 'text',
-  reason: 'text',
-} as const;
 
 /** Event ids are bigint, read as decimal text. */
 export function compareIds(a: string, b: string): number {
@@ -66,79 +51,6 @@ function groupBy<T>(rows: readonly T[], key: (row: T) => string): Map<string, T[
   return groups;
 }
 
-type OrderRowChanges = OrderChanges | OrderPaymentModel;
-
-/** A new history entry as a row of its statement: `n` orders them, `reason` is null for none. */
-type EventRow = Required<NewOrderEvent> & { n: number };
-
-/**
- * What an order update is sent with: `asPlaced` (present or not: it is the
- * statement's shape) makes it check that the order has not been written
- * since the statement that placed it (`updated_at` is still `created_at`,
- * which only that statement wrote, both `now()` of its transaction). Where
- * it has been, the statement fails with SQLSTATE SV001
- * (`checks_before_commit`), its transaction rolls back, and the event bus
- * runs it again.
- */
-interface OrderUpdateArgs {
-  uuid: string;
-  set: OrderRowChanges;
-  asPlaced?: true;
-}
-
-/** The order's columns in `set` changed, and its row answered as stored. */
-function orderUpdate({ uuid, set, asPlaced }: OrderUpdateArgs) {
-  const update = db
-    .updateTable('orders')
-    .set({ ...set, updatedAt: sql<Date>`now()` })
-    .where('uuid', '=', uuid);
-  // Checked on the row the update would write, after any concurrent writer committed.
-  return (
-    asPlaced === undefined
-      ? update
-      : update.where((eb) =>
-          eb.fn<boolean>('checks_before_commit', [eb('updatedAt', '=', eb.ref('createdAt'))]),
-        )
-  ).returningAll();
-}
-
-/** An order's change alone; built once for each set of columns changed. */
-const updateOrderRow = preparedQuery((args: OrderUpdateArgs) => orderUpdate(args), {
-  expand: ['set'],
-});
-
-/** An order's change and its new history entries (`rows`, in the order given) in one statement. */
-const updateOrderWithEvents = preparedQuery(
-  ({ rows, ...args }: OrderUpdateArgs & { rows: EventRow[] }) =>
-    db
-      .with('u', () => orderUpdate(args))
-      .with('e', (qb) =>
-        qb
-          .insertInto('orderEvents')
-          .columns(['orderUuid', 'field', 'fromValue', 'toValue', 'actorUuid', 'actor', 'reason'])
-          .expression((eb) =>
-            eb
-              .selectFrom(['u', rowsTable(rows, EVENT_TYPES, 'ev')])
-              .select([
-                'u.uuid',
-                'ev.field',
-                'ev.fromValue',
-                'ev.toValue',
-                'ev.actorUuid',
-                'ev.actor',
-                'ev.reason',
-              ])
-              // Ids in the order given.
-              .orderBy('ev.n'),
-          )
-          .returningAll(),
-      )
-      .selectFrom('u')
-      .selectAll('u')
-      .select((eb) => eb.selectFrom('e').select(insertedEventsJson().as('events')).as('written')),
-  { expand: ['set'] },
-);
-
 /** An order locked with its payments' lock taken first (see findForUpdate). */
 const lockOrder = preparedQuery(({ uuid }: { uuid: string }) =>
   db
@@ -148,43 +60,6 @@ const lockOrder = preparedQuery(({ uuid }: { uuid: string }) =>
     .where('uuid', '=', uuid)
     .forUpdate(),
 );
-
-/** An order as a write stored it, with the history entries it added. */
-export interface WrittenOrder {
-  order: OrderEntity;
-  events: OrderEventEntity[];
-}
-
-/** The order's change and its new history entries (none: the change alone) as one statement. */
-function withHistory(
-  uuid: string,
-  set: OrderRowChanges,
-  events: readonly NewOrderEvent[],
-  asPlaced = false,
-): PreparedRun<Record<string, unknown>> {
-  const args: OrderUpdateArgs = asPlaced ? { uuid, set, asPlaced } : { uuid, set };
-  if (events.length === 0) return updateOrderRow(args);
-  const rows = events.map((event, i) => ({
-    n: i + 1,
-    field: event.field,
-    fromValue: event.fromValue,
-    toValue: event.toValue,
-    actorUuid: event.actorUuid,
-    actor: event.actor,
-    reason: event.reason ?? null,
-  }));
-  return updateOrderWithEvents({ ...args, rows });
-}
-
-/** What withHistory's row says: the order, and its new history entries (in `written`, when any). */
-function writtenOf(row: Record<string, unknown> | undefined): WrittenOrder | undefined {
-  if (!row) return undefined;
-  const { written, ...order } = row as Record<string, unknown> & { written?: unknown };
-  return {
-    order: order as unknown as OrderEntity,
-    events: written === undefined ? [] : eventsFromJson(written as never),
-  };
-}
 
 /** All SQL of orders, their lines and history. Writers take the caller's transaction manager. */
 @Injectable()
