@@ -13,7 +13,8 @@ const onServer = Boolean(process.env.TEST_DATABASE_URL || process.env.DATABASE_U
  */
 module.exports = {
   rootDir: '.',
-  testEnvironment: 'node',
+  // Node's, plus PGlite's WebAssembly compiled once per worker (see the file).
+  testEnvironment: '<rootDir>/test/support/test-environment.ts',
   moduleFileExtensions: ['ts', 'js', 'json'],
   testMatch: [
     '<rootDir>/src/**/*.spec.ts',
