@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -75,7 +76,8 @@ export async function createTestDatabase({ empty = false } = {}): Promise<TestDa
   if (!url) {
     const migrated = pgliteMigratedTemplateDir();
     const template = !empty && filled(migrated) ? migrated : pgliteTemplateDir();
-    if (filled(template)) cpSync(template, join(dataDir, 'pgdata'), { recursive: true });
+    // cp copies the template's thousand-odd files in about half the CPU of fs.cpSync.
+    if (filled(template)) execFileSync('cp', ['-R', template, join(dataDir, 'pgdata')]);
     return {
       env: { DATA_DIR: dataDir },
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
