@@ -76,7 +76,8 @@ export async function createTestDatabase({ empty = false } = {}): Promise<TestDa
   if (!url) {
     const migrated = pgliteMigratedTemplateDir();
     const template = !empty && filled(migrated) ? migrated : pgliteTemplateDir();
-    // cp copies the template's thousand-odd files in about half the CPU of fs.cpSync.
+    // cp copies the template's thousand-odd files with less CPU than fs.cpSync (in a test
+    // worker with an app running, about 320 against 430 ms).
     if (filled(template)) execFileSync('cp', ['-R', template, join(dataDir, 'pgdata')]);
     return {
       env: { DATA_DIR: dataDir },
