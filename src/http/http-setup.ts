@@ -2,8 +2,9 @@ import { Logger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { json, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
-import { Options, pinoHttp } from 'pino-http';
+import { Options } from 'pino-http';
 import { AppConfig } from '../config/config';
+import { accessLog } from './access-log';
 import { toErrorResponse } from './error-response';
 import { refuseDeepJson, refuseUnstorableText } from './input-rules';
 import { loggerParams } from './logging';
@@ -69,7 +70,7 @@ export function installHttpPipeline(app: NestExpressApplication, config: AppConf
   app.use(requestIdMiddleware);
   // The access log, before anything can refuse the request, so every answer
   // (a 400 from the body parser included) is logged with its status and time.
-  app.use(pinoHttp(loggerParams(config).pinoHttp as Options));
+  app.use(accessLog(loggerParams(config).pinoHttp as Options));
   // Uploaded images are read from other origins (storefront); plain-http
   // deployments behind a proxy must not have their docs assets upgraded.
   app.use(

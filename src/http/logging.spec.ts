@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { pinoHttp, Options } from 'pino-http';
+import { Options } from 'pino-http';
+import { accessLog } from './access-log';
 import { loadConfig } from '../config/config';
 import { loggerParams, redactHeaders, redactSecrets, redactText, redactUrl } from './logging';
 
@@ -92,6 +93,50 @@ describe('log redaction', () => {
 });
 
 describe('access log', () => {
+  it('serializes a request only for a line it writes', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const config = loadConfig({ LOG_LEVEL: 'warn', JWT_SECRET: 'x'.repeat(40) });
+    const { pinoHttp: options } = loggerParams(config) as { pinoHttp: Options };
+    const serializeRequest = options.serializers!.req as (req: unknown) => unknown;
+    let serialized = 0;
+    const middleware = accessLog(
+      {
+        ...options,
+        serializers: {
+          ...options.serializers,
+          req: (req: unknown) => {
+            serialized += 1;
+            return serializeRequest(req);
+          },
+        },
+      },
+      stream,
+    );
+    const server = createServer((req, res) => {
+      middleware(req, res);
+      if (req.url === '/warn') req.log.warn('worth a line');
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    for (const path of ['/a', '/b', '/warn'])
+      await (await fetch(`http://127.0.0.1:${port}${path}`)).text();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // At warn, no access line: the requests' URLs and headers were never serialized.
+    expect(serialized).toBe(0);
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({
+      msg: 'worth a line',
+      request_id: expect.any(String),
+    });
+  });
+
   it('writes the status code and duration of each request', async () => {
     const lines: string[] = [];
     const stream = new Writable({
@@ -102,7 +147,7 @@ describe('access log', () => {
     });
     const config = loadConfig({ LOG_LEVEL: 'info', JWT_SECRET: 'x'.repeat(40) });
     const { pinoHttp: options } = loggerParams(config) as { pinoHttp: Options };
-    const middleware = pinoHttp(options, stream);
+    const middleware = accessLog(options, stream);
     const server = createServer((req, res) => {
       middleware(req, res);
       res.statusCode = 418;
@@ -128,7 +173,7 @@ describe('access log', () => {
     });
     const config = loadConfig({ LOG_LEVEL: 'info', JWT_SECRET: 'x'.repeat(40) });
     const { pinoHttp: options } = loggerParams(config) as { pinoHttp: Options };
-    const middleware = pinoHttp(options, stream);
+    const middleware = accessLog(options, stream);
     const server = createServer((req, res) => {
       middleware(req, res);
       const error = Object.assign(new Error('fetch http://x/y?order_token=sekrit-3 failed'), {
