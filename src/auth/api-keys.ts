@@ -1,6 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+/** One-shot sha256: no Hash object per request, as createHash makes. */
+const digest = (value: string) => hash('sha256', value, 'buffer');
 
 /** Keys are compared as sha256 digests in constant time, every key every time. */
 export class ApiKeys {
