@@ -93,7 +93,8 @@ describe('log redaction', () => {
 });
 
 describe('access log', () => {
-  it('serializes a request only for a line it writes', async () => {
+  /** The service's access-log options at `level`, and the lines written to a stream. */
+  function logCapture(level: string): { lines: string[]; stream: Writable; options: Options } {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -101,8 +102,12 @@ describe('access log', () => {
         done();
       },
     });
-    const config = loadConfig({ LOG_LEVEL: 'warn', JWT_SECRET: 'x'.repeat(40) });
-    const { pinoHttp: options } = loggerParams(config) as { pinoHttp: Options };
+    const config = loadConfig({ LOG_LEVEL: level, JWT_SECRET: 'x'.repeat(40) });
+    return { lines, stream, options: loggerParams(config).pinoHttp as Options };
+  }
+
+  it('serializes a request only for a line it writes', async () => {
+    const { lines, stream, options } = logCapture('warn');
     const serializeRequest = options.serializers!.req as (req: unknown) => unknown;
     let serialized = 0;
     const middleware = accessLog(
@@ -138,15 +143,7 @@ describe('access log', () => {
   });
 
   it('writes the status code and duration of each request', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    const config = loadConfig({ LOG_LEVEL: 'info', JWT_SECRET: 'x'.repeat(40) });
-    const { pinoHttp: options } = loggerParams(config) as { pinoHttp: Options };
+    const { lines, stream, options } = logCapture('info');
     const middleware = accessLog(options, stream);
     const server = createServer((req, res) => {
       middleware(req, res);
@@ -164,15 +161,7 @@ describe('access log', () => {
   });
 
   it('censors secrets in the URL, headers, message and error of every line', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    const config = loadConfig({ LOG_LEVEL: 'info', JWT_SECRET: 'x'.repeat(40) });
-    const { pinoHttp: options } = loggerParams(config) as { pinoHttp: Options };
+    const { lines, stream, options } = logCapture('info');
     const middleware = accessLog(options, stream);
     const server = createServer((req, res) => {
       middleware(req, res);
