@@ -42,8 +42,8 @@ export interface CommitWithLast {
   committed: boolean;
 }
 
-/** The one leading write (writeLeadingBeforeCommit) each such transaction may hold. */
-const leading = new WeakMap<EntityManager, HeldLead>();
+/** The leading writes (writeLeadingBeforeCommit) each such transaction holds, in the order held. */
+const leading = new WeakMap<EntityManager, HeldLead[]>();
 
 /**
  * A write whose outcome nothing later in its transaction reads (a row for
@@ -68,15 +68,20 @@ export async function writeBeforeCommit(manager: EntityManager, write: HeldWrite
  * in camelCase) once that statement has answered, still in the transaction:
  * what it writes is sent at once, and a throw rolls the transaction back.
  * For a write whose rows other transactions wait for: they are locked by
- * the last statement before the commit, in no round trip of their own. One
- * per transaction; outside sendWritesTogether it is sent at once.
+ * the last statement before the commit, in no round trip of their own.
+ * Outside sendWritesTogether it is sent at once.
+ *
+ * A transaction may hold several: they run in the order they were held,
+ * each whole before the next (so their row locks are taken in that order),
+ * and their `then`s are called in that order; the first that throws rolls
+ * the transaction back and the others are not called.
  *
  * `settled`, when given, is a query of one boolean over the write's rows
  * (named `lead`) that is true when `then` would have nothing to do with
- * them. The statement may then carry the transaction's COMMIT (see
- * CommitWithLast), and `then` is not called; where the condition fails,
- * the statement raises CHECKS_DUE_SQLSTATE, and the transaction is run
- * again with `then`.
+ * them. When every leading write of the transaction has one, the statement
+ * may carry the transaction's COMMIT (see CommitWithLast), and no `then` is
+ * called; where a condition fails, the statement raises
+ * CHECKS_DUE_SQLSTATE, and the transaction is run again with the `then`s.
  */
 export async function writeLeadingBeforeCommit<O>(
   manager: EntityManager,
@@ -85,8 +90,10 @@ export async function writeLeadingBeforeCommit<O>(
   settled?: HeldWrite,
 ): Promise<void> {
   if (!held.has(manager)) return then(await fetchAll(manager, write));
-  if (leading.has(manager)) throw new Error('A transaction holds one leading write at most.');
-  leading.set(manager, { write, then: then as HeldLead['then'], settled });
+  const leads = leading.get(manager);
+  const lead = { write, then: then as HeldLead['then'], settled };
+  if (leads) leads.push(lead);
+  else leading.set(manager, [lead]);
 }
 
 /** A held write its transaction sends last, whose rows it only records. */
@@ -139,22 +146,22 @@ export async function sendWritesTogether<T>(
   try {
     const result = await work();
     held.delete(manager);
-    const lead = leading.get(manager);
+    const leads = leading.get(manager) ?? [];
     leading.delete(manager);
     const last = lasts.get(manager);
     lasts.delete(manager);
     if (last) {
-      if (lead) await lead.then(await sendLeading(manager, lead.write, writes));
+      if (leads.length > 0) await handOn(leads, await sendLeading(manager, leads, writes));
       else await sendTogether(manager, writes);
       await sendLast(manager, last, commit);
       return result;
     }
     const withCommit = commit !== undefined && commit.allowed();
-    if (lead && withCommit && lead.settled) {
-      await sendLeading(manager, lead.write, writes, lead.settled);
+    if (leads.length > 0 && withCommit && leads.every((lead) => lead.settled)) {
+      await sendLeading(manager, leads, writes, true);
       commit.committed = true;
-    } else if (lead) {
-      await lead.then(await sendLeading(manager, lead.write, writes));
+    } else if (leads.length > 0) {
+      await handOn(leads, await sendLeading(manager, leads, writes));
     } else if (withCommit && writes.length > 0) {
       await sendTogether(manager, writes, true);
       commit.committed = true;
@@ -200,39 +207,56 @@ function partsOf(writes: HeldWrite[]) {
   return { parts, selects };
 }
 
+/** Each leading write's rows to its `then`, in the order they were held. */
+async function handOn(leads: HeldLead[], rows: Record<string, unknown>[][]): Promise<void> {
+  for (const [i, lead] of leads.entries()) await lead.then(rows[i]);
+}
+
+/** The name of the i-th leading write's part: the first is `lead`, as its `settled` reads it. */
+const leadName = (i: number) => (i === 0 ? 'lead' : `lead${i}`);
+
+/** A later leading write's `settled`, reading that write's rows under the name `lead`. */
+function settledOf(lead: HeldLead, i: number) {
+  return i === 0
+    ? sql`(${lead.settled})`
+    : sql`(WITH lead AS (SELECT * FROM ${sql.raw(leadName(i))}) ${lead.settled})`;
+}
+
 /**
- * `lead` and the held writes in one statement: `lead` is read first, whole
- * (its rows as one JSON array), so it runs before the parts no read reaches,
- * which PostgreSQL runs once the statement's reads are done. With `settled`,
- * the statement also checks it and carries the COMMIT (its rows are then
- * not read).
+ * The leading writes and the held writes in one statement: each leading
+ * write is read first, whole (its rows as one JSON array), in the order
+ * held, so they run one after the other before the parts no read reaches,
+ * which PostgreSQL runs once the statement's reads are done. `settled`:
+ * the statement checks each leading write's condition instead, in the same
+ * order, and carries the COMMIT (their rows are then not read).
  */
 async function sendLeading(
   manager: EntityManager,
-  lead: HeldWrite,
+  leads: HeldLead[],
   writes: HeldWrite[],
-  settled?: HeldWrite,
-): Promise<Record<string, unknown>[]> {
-  if (writes.length === 0 && !settled) {
-    return fetchAll(manager, lead as Compilable<Record<string, unknown>>);
+  settled = false,
+): Promise<Record<string, unknown>[][]> {
+  if (leads.length === 1 && writes.length === 0 && !settled) {
+    return [await fetchAll(manager, leads[0].write as Compilable<Record<string, unknown>>)];
   }
   const { parts, selects } = partsOf(writes);
-  // Settled, the lead's rows are not read: the check is what reaches them.
+  const names = leads.map((_, i) => sql.raw(leadName(i)));
+  // Settled, the leads' rows are not read: the checks are what reach them.
   const reads = settled
-    ? [sql`checks_before_commit((${settled}))`, ...selects]
-    : [sql`(SELECT json_agg(lead) FROM lead) AS lead`, ...selects];
+    ? [...leads.map((lead, i) => sql`checks_before_commit(${settledOf(lead, i)})`), ...selects]
+    : [...names.map((name) => sql`(SELECT json_agg(${name}) FROM ${name}) AS ${name}`), ...selects];
   const statement = compileRaw(
-    sql`WITH ${sql.join([sql`lead AS (${lead})`, ...parts], sql`, `)} SELECT ${sql.join(
-      reads,
+    sql`WITH ${sql.join(
+      [...leads.map((lead, i) => sql`${names[i]} AS (${lead.write})`), ...parts],
       sql`, `,
-    )}`,
+    )} SELECT ${sql.join(reads, sql`, `)}`,
   );
   if (settled) {
     await runAndCommit(manager, statement.sql, statement.parameters);
     return [];
   }
-  const row = await fetchOne<{ lead: Record<string, unknown>[] | null }>(manager, statement);
-  return (row?.lead ?? []).map(toCamel);
+  const row = await fetchOne<Record<string, Record<string, unknown>[] | null>>(manager, statement);
+  return leads.map((_, i) => (row?.[leadName(i)] ?? []).map(toCamel));
 }
 
 async function sendTogether(

@@ -5,6 +5,7 @@ import {
   writeBeforeCommit,
   writeLeadingBeforeCommit,
 } from '../../src/database/writes-before-commit';
+import { EventBus } from '../../src/database/event-bus';
 import { preparedQuery } from '../../src/database/prepared-query';
 import { createMediumContext, MediumContext } from '../support/medium';
 import { serverOnly } from '../support/server-only';
@@ -199,7 +200,7 @@ describe('writes sent together before commit', () => {
     expect(await rows()).toEqual([{ id: 1, label: 'led', n: 0 }]);
   });
 
-  it('sends a leading write at once outside such a transaction, and refuses a second one', async () => {
+  it('sends a leading write at once outside such a transaction', async () => {
     await ctx.sql(`INSERT INTO held_writes (id, label) VALUES (1, 'led')`);
     const handed: unknown[] = [];
     await ctx.dataSource.transaction(async (manager) => {
@@ -208,15 +209,100 @@ describe('writes sent together before commit', () => {
       });
       expect(handed).toEqual([{ id: 1, n: 1, label: 'led' }]);
     });
+    expect(await rows()).toEqual([{ id: 1, label: 'led', n: 1 }]);
+  });
+
+  it('sends several leading writes in the order held, each its rows handed on in that order', async () => {
+    await ctx.sql(`INSERT INTO held_writes (id, label) VALUES (1, 'first'), (2, 'second')`);
+    const handed: Array<[string, unknown[]]> = [];
+    let sent: Array<{ sql: string; params: unknown }> = [];
+    await ctx.dataSource.transaction(async (manager) => {
+      sent = await sentDuring(manager, () =>
+        sendWritesTogether(manager, async () => {
+          await writeLeadingBeforeCommit(manager, bump(2), async (rows) => {
+            handed.push(['second', rows]);
+          });
+          await writeBeforeCommit(manager, insert(3, 'three'));
+          await writeLeadingBeforeCommit(manager, bump(1), async (rows) => {
+            handed.push(['first', rows]);
+          });
+        }),
+      );
+    });
+    expect(sent).toHaveLength(1);
+    expect(sent[0].sql).toMatch(/^WITH lead AS \(update .*\), lead1 AS \(update .*\), w0 AS/);
+    expect(handed).toEqual([
+      ['second', [{ id: 2, n: 1, label: 'second' }]],
+      ['first', [{ id: 1, n: 1, label: 'first' }]],
+    ]);
+    expect(await rows()).toEqual([
+      { id: 1, label: 'first', n: 1 },
+      { id: 2, label: 'second', n: 1 },
+      { id: 3, label: 'three', n: 0 },
+    ]);
+  });
+
+  it('stops at the first leading write whose reader refuses, rolling every write back', async () => {
+    await ctx.sql(`INSERT INTO held_writes (id, label) VALUES (1, 'first'), (2, 'second')`);
+    const called: number[] = [];
     await expect(
       ctx.dataSource.transaction((manager) =>
         sendWritesTogether(manager, async () => {
-          await writeLeadingBeforeCommit(manager, bump(1), async () => {});
-          await writeLeadingBeforeCommit(manager, bump(1), async () => {});
+          await writeLeadingBeforeCommit(manager, bump(1), async () => {
+            called.push(1);
+            throw new Error('short');
+          });
+          await writeLeadingBeforeCommit(manager, bump(2), async () => {
+            called.push(2);
+          });
         }),
       ),
-    ).rejects.toThrow('one leading write at most');
-    expect(await rows()).toEqual([{ id: 1, label: 'led', n: 1 }]);
+    ).rejects.toThrow('short');
+    expect(called).toEqual([1]);
+    expect(await rows()).toEqual([
+      { id: 1, label: 'first', n: 0 },
+      { id: 2, label: 'second', n: 0 },
+    ]);
+  });
+
+  it('commits with the statement when every leading write is settled, and runs again with the readers when one is not', async () => {
+    await ctx.sql(
+      `INSERT INTO held_writes (id, label, n) VALUES (1, 'first', 0), (2, 'second', 5)`,
+    );
+    const bus = ctx.get(EventBus);
+    /** Settled while every row the lead answered has n at most `max`. */
+    const atMost = (max: number) =>
+      noTables.selectNoFrom(sql<boolean>`(SELECT bool_and(n <= ${max}) FROM lead)`.as('settled'));
+    const place = async (secondMax: number, heldId: number) => {
+      const runs: string[] = [];
+      await bus.transaction(async (tx) => {
+        runs.push('run');
+        await writeLeadingBeforeCommit(
+          tx.manager,
+          bump(1),
+          async (rows) => void runs.push(`first ${(rows[0] as HeldWriteRow).n}`),
+          atMost(10),
+        );
+        await writeLeadingBeforeCommit(
+          tx.manager,
+          bump(2),
+          async (rows) => void runs.push(`second ${(rows[0] as HeldWriteRow).n}`),
+          atMost(secondMax),
+        );
+        await writeBeforeCommit(tx.manager, insert(heldId, 'held'));
+      });
+      return runs;
+    };
+    // Both settled: one run, no reader called, committed by the statement.
+    expect(await place(6, 11)).toEqual(['run']);
+    // The second lead's check fails: the statement rolls back, and the run again hands the rows on.
+    expect(await place(6, 12)).toEqual(['run', 'run', 'first 2', 'second 7']);
+    expect(await rows()).toEqual([
+      { id: 1, label: 'first', n: 2 },
+      { id: 2, label: 'second', n: 7 },
+      { id: 11, label: 'held', n: 0 },
+      { id: 12, label: 'held', n: 0 },
+    ]);
   });
 
   // Two transactions at once: the embedded database serves one connection.
