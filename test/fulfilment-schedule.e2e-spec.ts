@@ -9,6 +9,7 @@ import {
   rowCounts,
   updateOrderRequest,
 } from './support/order';
+import { serverOnly } from './support/server-only';
 import { startTestApp, TestApp } from './support/test-app';
 
 /** Europe/London, on BST (+01:00) in June; 2026-06-01 is a Monday. */
@@ -182,25 +183,47 @@ describe('orders for later: requested times, pre-orders, slot caps and the slots
     expect(await listed()).toMatchObject({ remaining: 1 });
   });
 
-  it('takes the slot last in the placement, after the order is written, so its lock lasts only to the commit', async () => {
-    const spy = jest.spyOn(t.dataSource, 'query');
-    try {
-      await placeOrder(t, forLater(shop, '2026-06-04T12:00:00+01:00'));
-      const sent = spy.mock.calls.map(([sql]) => String(sql));
-      const order = sent.findIndex((sql) => /insert into "?orders"?[\s(]/i.test(sql));
-      const slot = sent.findIndex((sql) => /insert into "?order_slots"?[\s(]/i.test(sql));
-      expect(order).toBeGreaterThanOrEqual(0);
-      expect(slot).toBeGreaterThan(order);
-      // Only the writes held for the commit come after it (the background workers'
-      // claims, sent on the same data source meanwhile, aside).
-      const background = /update "?(outbox|payments)"? set|from "orders" as "o"/i;
-      expect(
-        sent
-          .slice(slot + 1)
-          .filter((sql) => !/^\s*(WITH w0 |COMMIT)/.test(sql) && !background.test(sql)),
-      ).toEqual([]);
-    } finally {
-      spy.mockRestore();
-    }
-  });
+  // Two transactions at once: the embedded database serves one connection.
+  serverOnly(
+    'takes the slot in the statement that commits the placement, so its lock lasts that statement only',
+    async () => {
+      const slot = '2026-06-04T12:00:00+01:00';
+      await placeOrder(t, forLater(shop, slot));
+      const blocker = t.dataSource.createQueryRunner();
+      await blocker.connect();
+      await blocker.startTransaction();
+      try {
+        // Another transaction holds the slot's row.
+        await blocker.query(
+          'SELECT taken FROM order_slots WHERE menu_uuid = $1 AND slot_start = $2 FOR UPDATE',
+          [shop.menu.uuid, new Date(slot)],
+        );
+        // Sent now (a request is sent once something waits for it).
+        const placing = placeOrderRequest(t, forLater(shop, slot)).then((res) => res);
+        let waiting: string | undefined;
+        for (let attempt = 0; attempt < 200 && !waiting; attempt++) {
+          const [row] = await t.dataSource.query(
+            `SELECT query FROM pg_stat_activity
+            WHERE wait_event_type = 'Lock' AND datname = current_database() AND pid <> pg_backend_pid()`,
+          );
+          waiting = row?.query;
+          if (!waiting) await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        // What waits for the slot's row is the placement's last statement: the
+        // place taken first in it, the writes held for the commit with it. The
+        // order was written before, and nothing of the placement is left after it.
+        expect(waiting).toMatch(/^WITH lead AS \(insert into "order_slots"[\s\S]*, w0 AS \(/);
+        await blocker.commitTransaction();
+        expect((await placing).status).toBe(201);
+      } finally {
+        if (blocker.isTransactionActive) await blocker.rollbackTransaction();
+        await blocker.release();
+      }
+      const [{ count }] = await t.dataSource.query(
+        'SELECT count(*)::int AS count FROM orders WHERE menu_uuid = $1 AND requested_time = $2',
+        [shop.menu.uuid, new Date(slot)],
+      );
+      expect(count).toBe(2);
+    },
+  );
 });

@@ -296,19 +296,23 @@ describe('stock: placement takes portions exactly, refuses the rest, and ended o
     expect(await counts(catalog, '2026-06-01')).toEqual({ taken: 2, remaining: 0, quantity: 2 });
   });
 
-  it('takes an order for later from the day of its requested time', async () => {
-    const catalog = await newCatalog(t, owner, {
+  /** A menu taking orders for later (`slot` caps each slot), its one item 3 portions a day. */
+  const scheduledStock = (slot: Record<string, number> = {}) =>
+    newCatalog(t, owner, {
       business: { extra_data: { opening_hours: LAGOS } },
       menu: {
         extra_data: {
           fulfilment: {
             modes: ['pickup'],
-            scheduling: { enabled: true, slot_minutes: 15, max_days_ahead: 7 },
+            scheduling: { enabled: true, slot_minutes: 15, max_days_ahead: 7, ...slot },
           },
         },
       },
       items: [{ extra_data: { stock: { mode: 'daily', quantity: 3 } } }],
     });
+
+  it('takes an order for later from the day of its requested time', async () => {
+    const catalog = await scheduledStock();
     clock.set(new Date('2026-06-01T10:00:00Z'));
     await placeOrder(t, ordered(catalog, 3, { requested_time: '2026-06-03T12:00:00+01:00' }));
     expect(await counts(catalog)).toMatchObject({ taken: 0, remaining: 3 });
@@ -319,6 +323,35 @@ describe('stock: placement takes portions exactly, refuses the rest, and ended o
       ordered(catalog, 1, { requested_time: '2026-06-03T13:00:00+01:00' }),
     );
     expectError(res, 422, 'UNPROCESSABLE');
+  });
+
+  it('takes a stocked order for later’s place and portions together; a full slot refuses it first, taking nothing', async () => {
+    const catalog = await scheduledStock({ max_orders_per_slot: 1 });
+    clock.set(new Date('2026-06-01T10:00:00Z'));
+    const full = '2026-06-03T12:00:00+01:00';
+    await placeOrder(t, ordered(catalog, 1, { requested_time: full }));
+    expect(await counts(catalog, '2026-06-03')).toMatchObject({ taken: 1, remaining: 2 });
+    const slotRows = () =>
+      t.dataSource.query('SELECT slot_start, taken FROM order_slots WHERE menu_uuid = $1', [
+        catalog.menu.uuid,
+      ]);
+    const refused = async (quantity: number, requested_time: string) => {
+      const before = [await rowCounts(t), await stockRows(), await ledgerRows(), await slotRows()];
+      const res = await placeOrderRequest(t, ordered(catalog, quantity, { requested_time }));
+      expectError(res, 422, 'UNPROCESSABLE');
+      expect([await rowCounts(t), await stockRows(), await ledgerRows(), await slotRows()]).toEqual(
+        before,
+      );
+      return res.body.error.details[0];
+    };
+    // The slot is full: refused naming the time, whether or not the portions remain.
+    expect(await refused(1, full)).toMatchObject({ field: 'requested_time', slot_full: true });
+    expect(await refused(5, full)).toMatchObject({ field: 'requested_time', slot_full: true });
+    // A free slot, too few portions: refused naming the line, the slot's place not taken.
+    expect(await refused(5, '2026-06-03T13:00:00+01:00')).toMatchObject({
+      field: 'cart_items.0.quantity',
+      remaining: 2,
+    });
   });
 
   it('keeps what orders hold when the quantity changes: remaining never below 0', async () => {

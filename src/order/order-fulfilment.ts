@@ -258,18 +258,22 @@ export class OrderFulfilment {
 
   /**
    * Takes the order's place in its slot inside the placement's transaction;
-   * 422 "slot full" when the menu's cap is reached. The place is held until
-   * the order is cancelled or rejected, or the transaction rolls back.
+   * 422 "slot full" when the menu's cap is reached. The place is taken by
+   * the transaction's last statement (see OrderSlotsRepository.take), and
+   * the refusal thrown when that statement found the slot full. The place
+   * is held until the order is cancelled or rejected, or the transaction
+   * rolls back.
    */
   async holdSlot(manager: EntityManager, menu: EntityRecord, requestedTime: Date): Promise<void> {
     const cap = readFulfilment(menu.extraData).scheduling.maxOrdersPerSlot;
-    if (await this.slotCounts.take(manager, menu.uuid, requestedTime, cap)) return;
-    throw ApiError.unprocessable('This time slot is full; choose another one.', [
-      {
-        field: 'requested_time',
-        message: `slot full: it takes ${cap} orders`,
-        slot_full: true,
-      },
-    ]);
+    await this.slotCounts.take(manager, menu.uuid, requestedTime, cap, async () => {
+      throw ApiError.unprocessable('This time slot is full; choose another one.', [
+        {
+          field: 'requested_time',
+          message: `slot full: it takes ${cap} orders`,
+          slot_full: true,
+        },
+      ]);
+    });
   }
 }

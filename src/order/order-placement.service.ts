@@ -305,7 +305,10 @@ export class OrderPlacementService {
         consentedAt: stored.createdAt,
       });
     }
-    // The portions of stocked items, taken by the last statement before the commit.
+    // The slot's place, then the portions of stocked items: both taken by the
+    // last statement before the commit, in that order (every placement
+    // locks a slot's row before stock rows).
+    await this.guards.holdSlot(manager, state);
     await this.stock.takeForOrder(tx, {
       orderUuid: stored.uuid,
       businessUuid: business.uuid,
@@ -353,8 +356,6 @@ export class OrderPlacementService {
       );
       answer = await this.views.owner(stored, manager);
     }
-    // Last, so the slot's lock is held only until the commit.
-    await this.guards.holdSlot(manager, state);
     return {
       answer,
       order: stored,

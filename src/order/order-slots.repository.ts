@@ -1,9 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { execute, fetchAll, queryBuilder, sql, Table } from '../database/query-builder';
+import { preparedQuery } from '../database/prepared-query';
+import { execute, fetchAll, noTables, queryBuilder, sql, Table } from '../database/query-builder';
+import { writeLeadingBeforeCommit } from '../database/writes-before-commit';
 import { OrderSlotEntity } from './entities';
 
 const db = queryBuilder<{ orderSlots: Table<OrderSlotEntity, 'taken'> }>();
+
+/**
+ * One more order in the slot, unless `cap` orders already hold it (no row
+ * answered then, nothing changed). A null `cap` counts without a limit.
+ * Prepared: every order for later sends it.
+ */
+const takePlace = preparedQuery(
+  ({ menuUuid, slotStart, cap }: { menuUuid: string; slotStart: Date; cap: number | null }) =>
+    db
+      .insertInto('orderSlots')
+      .values({ menuUuid, slotStart, taken: 1 })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['menuUuid', 'slotStart'])
+          .doUpdateSet({ taken: sql<number>`order_slots.taken + 1` })
+          .where(sql<boolean>`coalesce(order_slots.taken < ${cap}::int, true)`),
+      )
+      .returning('taken'),
+);
+
+/** Whether the take (its rows named `lead`) took the place. */
+const placeTaken = preparedQuery((_: Record<string, never>) =>
+  noTables.selectNoFrom(sql<boolean>`EXISTS (SELECT 1 FROM lead)`.as('settled')),
+);
 
 /**
  * The count of orders for later per menu and slot. Taking a place is one
@@ -16,29 +42,31 @@ export class OrderSlotsRepository {
 
   /**
    * Counts one more order in the slot, unless `cap` orders already hold it;
-   * false then (nothing changes). Null `cap`: counted without a limit, so a
-   * cap set later finds the slot's orders counted.
+   * then `full` runs (it throws the refusal, rolling the transaction back).
+   * Null `cap`: counted without a limit, so a cap set later finds the
+   * slot's orders counted.
+   *
+   * Held as a leading write of its transaction (writeLeadingBeforeCommit):
+   * the slot's row is locked by the statement sent with the COMMIT, not
+   * from the middle of the placement on, so simultaneous orders for one
+   * slot wait for that statement only. A full slot makes that statement
+   * fail, and the placement runs again to refuse the order.
    */
   async take(
     manager: EntityManager,
     menuUuid: string,
     slotStart: Date,
     cap: number | null,
-  ): Promise<boolean> {
-    const rows = await fetchAll(
+    full: () => Promise<void>,
+  ): Promise<void> {
+    await writeLeadingBeforeCommit(
       manager,
-      db
-        .insertInto('orderSlots')
-        .values({ menuUuid, slotStart, taken: 1 })
-        .onConflict((conflict) =>
-          conflict
-            .columns(['menuUuid', 'slotStart'])
-            .doUpdateSet({ taken: sql<number>`order_slots.taken + 1` })
-            .where((eb) => (cap === null ? sql<boolean>`true` : eb('orderSlots.taken', '<', cap))),
-        )
-        .returning('taken'),
+      takePlace({ menuUuid, slotStart, cap }),
+      async (rows) => {
+        if (rows.length !== 1) await full();
+      },
+      placeTaken({}),
     );
-    return rows.length === 1;
   }
 
   /** Frees the place of an order that no longer holds its slot (cancelled or rejected). */

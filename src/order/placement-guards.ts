@@ -218,10 +218,11 @@ export class PlacementGuards {
 
   /**
    * R54: an order for later takes its place in its slot (422 when the slot
-   * is full). Placement calls this last, once the order is written, so the
-   * slot's row lock is held only until the commit that follows: orders for
-   * the same slot wait for each other's commit, not for each other's whole
-   * placement. A refusal rolls the order back with the transaction.
+   * is full). Placement calls this once the order is written; the place is
+   * taken by the statement that carries the transaction's COMMIT, so the
+   * slot's row is locked only while that statement runs: orders for the
+   * same slot wait for each other's last statement, not for each other's
+   * whole placement. A refusal rolls the order back with the transaction.
    */
   async holdSlot(manager: EntityManager, state: PlacementState): Promise<void> {
     const { requestedTime } = state.handOver;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
 import { EventBus } from '../../src/database/event-bus';
 import { isChecksDue } from '../../src/database/writes-before-commit';
 import { IdempotencyRepository } from '../../src/order/idempotency.repository';
@@ -270,16 +271,49 @@ describe('order repositories (medium)', () => {
   it('counts slot places exactly under parallel takes, and frees one once', async () => {
     const menu = randomUUID();
     const start = new Date('2026-06-04T12:00:00Z');
+    // Whether the place was taken: `full` throws, rolling its transaction back.
+    const take = (manager: EntityManager, cap: number | null) =>
+      slots
+        .take(manager, menu, start, cap, async () => {
+          throw new Error('full');
+        })
+        .then(
+          () => true,
+          (error: Error) => (error.message === 'full' ? false : Promise.reject(error)),
+        );
     const taken = await Promise.all(
-      Array.from({ length: 12 }, () =>
-        ctx.dataSource.transaction((manager) => slots.take(manager, menu, start, 5)),
-      ),
+      Array.from({ length: 12 }, () => ctx.dataSource.transaction((manager) => take(manager, 5))),
     );
     expect(taken.filter(Boolean)).toHaveLength(5);
     expect((await slots.counts(menu, [start])).get(start.getTime())).toBe(5);
     await slots.release(ctx.dataSource.manager, menu, start);
     expect((await slots.counts(menu, [start])).get(start.getTime())).toBe(4);
-    expect(await slots.take(ctx.dataSource.manager, menu, start, null)).toBe(true);
+    expect(await take(ctx.dataSource.manager, null)).toBe(true);
+    expect((await slots.counts(menu, [start])).get(start.getTime())).toBe(5);
+  });
+
+  it('takes a place with the commit, and refuses a full slot once its transaction runs again', async () => {
+    const menu = randomUUID();
+    const start = new Date('2026-06-05T12:00:00Z');
+    const bus = ctx.get(EventBus);
+    let runs = 0;
+    const place = () =>
+      bus
+        .transaction(async (tx) => {
+          runs++;
+          await slots.take(tx.manager, menu, start, 3, async () => {
+            throw new Error('full');
+          });
+        })
+        .then(
+          () => true,
+          (error: Error) => (error.message === 'full' ? false : Promise.reject(error)),
+        );
+    const taken = await Promise.all(Array.from({ length: 8 }, place));
+    expect(taken.filter(Boolean)).toHaveLength(3);
+    // A taken place commits with the statement; a full slot fails it, and the run again refuses.
+    expect(runs).toBe(8 + 5);
+    expect((await slots.counts(menu, [start])).get(start.getTime())).toBe(3);
   });
 
   it('gives an idempotency key to one transaction, and to a new one once it expired', async () => {
