@@ -136,7 +136,8 @@ function fromSchema(schema: Schema | undefined, depth = 0, name?: string): fc.Ar
     case 'string':
       if (s.format === 'uuid') return fc.oneof(fc.constantFrom(...known.uuids), fc.uuid());
       if (s.format === 'email') return EMAIL;
-      if (s.format === 'date-time') return fc.date().map((d) => d.toISOString());
+      if (s.format === 'date-time')
+        return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
       return fc.oneof(...example, NAME_LIKE);
     default:
       return fc.oneof(fc.constant({}), fc.constant([]), fc.string({ maxLength: 10 }));
