@@ -352,6 +352,45 @@ describe('guest order placement refusals', () => {
         );
         expect(res.body.error.details[0].field).toBe('Idempotency-Key');
       });
+
+      // The key's claim and the menu's read are sent together: a refusal
+      // after the claim rolls it back, and a replay does not use the read.
+      it('keeps no claim of a refused placement: the key then places the order', async () => {
+        const headers = { ...guestHeaders(t), 'idempotency-key': `key-${randomIp()}` };
+        await expectRefused(
+          () =>
+            placeOrderRequest(
+              t,
+              body({ menu_uuid: '00000000-0000-4000-8000-000000000000' }),
+              headers,
+            ),
+          404,
+          'NOT_FOUND',
+        );
+        const placed = await placeOrderRequest(t, body(), headers);
+        expect(placed.status).toBe(201);
+        expect(placed.headers['idempotent-replayed']).toBeUndefined();
+      });
+
+      it('replays an order whose menu has closed since, and a changed body is still 409', async () => {
+        const closing = await newCatalog(t, owner);
+        const closingBody = orderBody(closing);
+        const headers = { ...guestHeaders(t), 'idempotency-key': `key-${randomIp()}` };
+        const first = await placeOrder(t, closingBody, headers);
+        const menuPath = entityPath(t, 'business_menu', closing.menu.uuid);
+        expectOk(await t.http.put(menuPath).set(owner.headers).send({ status: 'disabled' }));
+        const before = await rowCounts(t);
+        const replay = await placeOrderRequest(t, closingBody, headers);
+        expect(replay.status).toBe(201);
+        expect(replay.headers['idempotent-replayed']).toBe('true');
+        expect(replay.body.data.uuid).toBe(first.uuid);
+        await expectRefused(
+          () => placeOrderRequest(t, { ...closingBody, general_note: 'another' }, headers),
+          409,
+          'CONFLICT',
+        );
+        expect(await rowCounts(t)).toEqual(before);
+      });
     });
 
     describe('R46: rate limit per IP', () => {

@@ -178,13 +178,22 @@ export class OrderPlacementService {
     const fingerprint = requestHash(fingerprinted);
     // R21: one transaction.
     const placing = this.events.transaction(async (manager, publish, tx) => {
+      // The guards' first read (the menu, its business and the cart's items)
+      // is issued with the key's claim, so the two leave in one write with
+      // the transaction's BEGIN. A replay or a refused key does not use it;
+      // a failure of the read is the guards' to report, once the key is
+      // claimed (this catch only keeps it from going unhandled meanwhile).
+      const menuRead = this.guards.readMenu(manager, dto);
       if (key) {
-        const start = await this.idempotency.begin(manager, scope, key, fingerprint);
+        const [start] = await together(
+          this.idempotency.begin(manager, scope, key, fingerprint),
+          menuRead.catch(() => null),
+        );
         if (start.kind === 'replay') {
           return { replayed: true, status: start.status, body: start.body as OrderResponseDto };
         }
       }
-      const created = await this.createOrder(tx, dto, publish, findings, origin);
+      const created = await this.createOrder(tx, dto, publish, findings, origin, menuRead);
       if (key) {
         await this.idempotency.complete(manager, scope, key, {
           status: 201,
@@ -233,11 +242,19 @@ export class OrderPlacementService {
     publish: PublishOrderEvent,
     findings: GuardFindings,
     origin: Origin,
+    menuRead: ReturnType<PlacementGuards['readMenu']>,
   ): Promise<CommittedPlacement> {
     const manager = tx.manager;
     const { member } = origin;
     // The placement's guards, in order; the first that fails refuses the order.
-    const { state } = await this.guards.run(manager, dto, 'place', findings, member !== undefined);
+    const { state } = await this.guards.run(
+      manager,
+      dto,
+      'place',
+      findings,
+      member !== undefined,
+      menuRead,
+    );
     const { menu, business } = state.orderable;
     const consentPhone = consentedPhone(dto, business.extraData);
     if (member && business.uuid !== member.businessUuid) {

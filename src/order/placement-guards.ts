@@ -18,7 +18,9 @@ export type GuardedBody = HandOverBody &
     customer_email_address?: string;
   };
 
-type OrderableMenu = NonNullable<Awaited<ReturnType<EntityService['findOrderableMenu']>>>;
+/** The guards' first read: the menu, its business and the cart's items, or nothing when not orderable. */
+type MenuRead = ReturnType<EntityService['findOrderableMenu']>;
+type OrderableMenu = NonNullable<Awaited<MenuRead>>;
 
 /**
  * Placement refuses at the first guard that fails and takes its locks (the
@@ -230,6 +232,21 @@ export class PlacementGuards {
   }
 
   /**
+   * The guards' first read, in one statement: the menu, its business and the
+   * cart's items (with the menu's delivery areas when the body may be a
+   * delivery). `run` issues it itself unless handed it already issued, so
+   * that a caller can send it in the same write as a statement of its own.
+   */
+  readMenu(manager: EntityManager, body: GuardedBody): MenuRead {
+    return this.entities.findOrderableMenu(
+      body.menu_uuid,
+      body.cart_items.map((line) => line.uuid),
+      manager,
+      { deliveryAreas: this.fulfilment.mayBeDelivery(body) },
+    );
+  }
+
+  /**
    * Placement: the established state, or the first guard's refusal thrown as 422.
    * Quote: the state as far as the guards got and every problem found.
    * Either way `findings` holds what the guards that ran found.
@@ -240,14 +257,10 @@ export class PlacementGuards {
     mode: GuardMode,
     findings: GuardFindings = { unknownCode: false },
     takenByStaff = false,
+    menuRead: MenuRead = this.readMenu(manager, body),
   ): Promise<{ state: PlacementState; problems: ErrorDetail[] }> {
     // R43: the menu is public and its business is public.
-    const orderable = await this.entities.findOrderableMenu(
-      body.menu_uuid,
-      body.cart_items.map((line) => line.uuid),
-      manager,
-      { deliveryAreas: this.fulfilment.mayBeDelivery(body) },
-    );
+    const orderable = await menuRead;
     if (!orderable) {
       throw ApiError.notFound('The menu does not exist or is not open for orders.');
     }

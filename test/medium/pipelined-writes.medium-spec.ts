@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { Client, Pool } from 'pg';
 import { EntityManager } from 'typeorm';
 import { PipelinedClient } from '../../src/database/pipelined-client';
@@ -95,6 +96,44 @@ describe('statements sent together (medium)', () => {
     expect(together).toBe(1);
     expect(oneByOne).toBe(2);
     expect(answers).toEqual([[{ label: 'one' }], [{ label: 'two', tag: 'second' }]]);
+  });
+
+  it('sends the first statements a transaction issues together in its BEGIN’s write, each inside the transaction', async () => {
+    await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (2, 'two')`);
+    // A transaction first, so that the pool holds a connection already set up.
+    await bus.transaction((tx) => tx.manager.query(`SELECT 1`));
+    const sockets = Socket.prototype as unknown as Record<string, () => void>;
+    let writes = -1;
+    let sent: unknown[] = [];
+    const failed = bus.transaction(async (tx) => {
+      const spies = ['_write', '_writev'].map((method) => jest.spyOn(sockets, method));
+      const queries = jest.spyOn(Client.prototype, 'query');
+      try {
+        const [inserted, updated] = await Promise.all([
+          tx.manager.query(
+            `INSERT INTO pipelined_probe (id, label) VALUES (1, 'one') RETURNING id`,
+          ),
+          tx.manager.query(
+            `UPDATE pipelined_probe SET times_seen = times_seen + 1 WHERE id = $1 RETURNING times_seen`,
+            [2],
+          ),
+        ]);
+        expect([inserted, updated]).toEqual([[{ id: 1 }], [[{ times_seen: 1 }], 1]]);
+        writes = spies.reduce((sum, spy) => sum + spy.mock.calls.length, 0);
+        sent = queries.mock.calls.map(([query]) => query as unknown);
+      } finally {
+        spies.forEach((spy) => spy.mockRestore());
+        queries.mockRestore();
+      }
+      throw new Error('rolled back on purpose');
+    });
+    await expect(failed).rejects.toThrow('rolled back on purpose');
+    expect(writes).toBe(1);
+    // The first statement sent carries the BEGIN; the second follows it in the same write.
+    expect(sent).toHaveLength(2);
+    expect((sent[0] as { around?: { begin?: boolean } }).around?.begin).toBe(true);
+    // Both ran inside the transaction: its rollback undid both.
+    expect(await rows()).toEqual([{ id: 2, label: 'two', times_seen: 0 }]);
   });
 
   it('fails the transaction when one of the statements sent together fails, and stores nothing', async () => {
