@@ -1,6 +1,7 @@
 import { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { OUTBOX_LEASE_MS } from '../src/outbox/outbox.worker';
+import { Clock } from '../src/common/clock';
+import { LEASE_RENEW_MS, OUTBOX_LEASE_MS } from '../src/outbox/outbox.worker';
 import { registerBody } from './support/account';
 import { expectOk } from './support/expect';
 import { apiHeaders } from './support/factory';
@@ -75,13 +76,23 @@ describe('outbox lease during a slow send', () => {
       new Date(first.db_now).getTime() + OUTBOX_LEASE_MS,
     );
 
-    // Still sending: the lease moves on before it runs out.
+    // Still sending when the renewal falls due (the service's clock moved
+    // on): the lease moves on before it runs out.
+    const clock = t.app.get(Clock);
     let renewed = first;
-    while (new Date(renewed.available_at).getTime() <= new Date(first.available_at).getTime()) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      renewed = await leaseOf();
+    try {
+      clock.advance(LEASE_RENEW_MS);
+      while (new Date(renewed.available_at).getTime() <= new Date(first.available_at).getTime()) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        renewed = await leaseOf();
+      }
+    } finally {
+      clock.reset();
     }
     expect(renewed).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(new Date(renewed.available_at).getTime()).toBeGreaterThanOrEqual(
+      new Date(first.available_at).getTime() + LEASE_RENEW_MS,
+    );
 
     answer!();
     let done = renewed;

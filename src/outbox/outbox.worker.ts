@@ -25,7 +25,10 @@ export type OutboxHandler = (
  * exchange's 30 s of silence).
  */
 export const OUTBOX_LEASE_MS = 60_000;
-const LEASE_RENEW_MS = 20_000;
+/** How often the leases are renewed, by the service's clock. */
+export const LEASE_RENEW_MS = 20_000;
+/** How often the worker looks whether that time has come. */
+const LEASE_CHECK_MS = 1_000;
 /** The due counts of a scrape are reused this long (one query for all the lane gauges). */
 const DUE_SNAPSHOT_MS = 1_000;
 
@@ -74,6 +77,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   /** Rows whose lease this process keeps renewing: claimed, their outcome not yet being written. */
   private readonly leased = new Set<string>();
   private renewing: Promise<void> = Promise.resolve();
+  /** When the leases were last renewed (or the worker started), by the service's clock. */
+  private leasesRenewedAt = 0;
   private settleWaiters: Array<() => void> = [];
   private timers: NodeJS.Timeout[] = [];
   private unsubscribe: Array<() => void> = [];
@@ -118,7 +123,8 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
       trackOutboxLanes({ snapshot: () => this.snapshot() }),
     );
     const poll = setInterval(() => this.wakeAll(), this.config.outboxPollIntervalMs);
-    const renew = setInterval(() => this.renewLeases(), LEASE_RENEW_MS);
+    this.leasesRenewedAt = this.clock.nowMs();
+    const renew = setInterval(() => this.renewLeasesWhenDue(), LEASE_CHECK_MS);
     poll.unref();
     renew.unref();
     this.timers.push(poll, renew);
@@ -177,6 +183,18 @@ export class OutboxWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private nextSettled(): Promise<void> {
     if (this.inFlightCount() === 0) return Promise.resolve();
     return new Promise((resolve) => this.settleWaiters.push(resolve));
+  }
+
+  /**
+   * Renews the leases every LEASE_RENEW_MS of the service's clock (a clock
+   * set back renews at once and counts from there).
+   */
+  private renewLeasesWhenDue(): void {
+    const now = this.clock.nowMs();
+    const since = now - this.leasesRenewedAt;
+    if (since >= 0 && since < LEASE_RENEW_MS) return;
+    this.leasesRenewedAt = now;
+    this.renewLeases();
   }
 
   /** Every claimed row still in delivery keeps its lease, so no other process takes a row this one will send. */
