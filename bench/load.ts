@@ -19,6 +19,7 @@ import { request } from 'node:http';
 const PipelinedRequestsQueue = require('autocannon/lib/pipelinedRequestsQueue') as {
   prototype: { addBody(data: Buffer): void };
 };
+import { cpuBetween, cpuSnapshot } from './cpu-use';
 import { LoadSpec, LoadAnswer, LoadSummary, RetrySummary } from './types';
 
 /**
@@ -170,7 +171,10 @@ async function runSpec(spec: LoadSpec): Promise<LoadAnswer> {
     answer.warmup = summarise(await runOnce(spec, spec.warmupSeconds, tracker));
   }
   if (spec.idempotencyKeys) answer.warmupRetries = await retryCutOff(spec, tracker);
-  answer.measured = summarise(await runOnce(spec, spec.durationSeconds, tracker));
+  const before = cpuSnapshot(spec.serverPid);
+  const measured = await runOnce(spec, spec.durationSeconds, tracker);
+  const cpu = cpuBetween(before, cpuSnapshot(spec.serverPid));
+  answer.measured = { ...summarise(measured), ...(cpu ? { cpu } : {}) };
   if (spec.idempotencyKeys) answer.measuredRetries = await retryCutOff(spec, tracker);
   return answer;
 }

@@ -1,4 +1,5 @@
 /** The benchmark's table, its verdict on the targets, and bench/results.json. */
+import { cpuLines } from './cpu-use';
 import type { CsvMeasure } from './report-bench';
 import type { MailDrainMeasure } from './mail-drain';
 import type { StationStreamsMeasure } from './station-streams';
@@ -319,6 +320,7 @@ export function renderTable(results: Results): string {
         `after the answer p50 ${streams.afterAnswerP50Ms} ms, p99 ${streams.afterAnswerP99Ms} ms`,
     );
   }
+  lines.push(...cpuLines(results.scenarios));
   lines.push(`- seeding through the API: ${results.seedSeconds.toFixed(1)} s`);
   lines.push('');
   lines.push('| target | result | met |');

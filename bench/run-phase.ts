@@ -55,7 +55,11 @@ async function load(
   const m = answer.measured!;
   log(
     `${name}: ${m.requestsPerSecond.toFixed(0)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, ` +
-      `errors ${m.errors}, non-2xx ${m.non2xx} ${JSON.stringify(m.statusCodes)}`,
+      `errors ${m.errors}, non-2xx ${m.non2xx} ${JSON.stringify(m.statusCodes)}` +
+      (m.cpu && m.completed > 0
+        ? `, CPU a request: server ${(m.cpu.serverMs / m.completed).toFixed(2)} ms, ` +
+          `PostgreSQL ${(m.cpu.postgresMs / m.completed).toFixed(2)} ms`
+        : ''),
   );
   return answer;
 }
@@ -104,6 +108,14 @@ function mergeSummaries(a: LoadSummary, b: LoadSummary): LoadSummary {
     periods: [a, b].flatMap(
       ({ startedAtMs, finishedAtMs, periods }) => periods ?? [{ startedAtMs, finishedAtMs }],
     ),
+    ...(a.cpu && b.cpu
+      ? {
+          cpu: {
+            serverMs: a.cpu.serverMs + b.cpu.serverMs,
+            postgresMs: a.cpu.postgresMs + b.cpu.postgresMs,
+          },
+        }
+      : {}),
   };
 }
 
@@ -153,8 +165,20 @@ function contextOf(state: RunState, etag?: string): RequestContext {
   return { bases, apiKey: state.apiKey, seeded: state.seeded, etag };
 }
 
+/** The request with the pid of the process that answers it (the service, or the ceiling and its floor). */
+function toServer(state: RunState, request: Request): Request {
+  const origin = new URL(request.url).origin;
+  const pid =
+    origin === new URL(state.service.base).origin
+      ? state.service.child.pid
+      : origin === new URL(state.ceiling.base).origin
+        ? state.ceiling.child.pid
+        : undefined;
+  return { ...request, serverPid: pid };
+}
+
 async function loadOf(state: RunState, spec: Load, timing?: Timing): Promise<LoadAnswer> {
-  return load(state.loader, spec.name, requestOf(spec, contextOf(state)), timing);
+  return load(state.loader, spec.name, toServer(state, requestOf(spec, contextOf(state))), timing);
 }
 
 /** The part of `row` that belongs to `phase`: its loads, its order check, its row of the table. */
@@ -205,7 +229,7 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
         : undefined;
     const before = row.orderCheck ? await countOrders(state.dbUrl) : 0;
     const side = row.beside === 'table sheets' ? sheetsBeside(state.service.base) : undefined;
-    const request = requestOf(row.service, contextOf(state, etag));
+    const request = toServer(state, requestOf(row.service, contextOf(state, etag)));
     let answer = await load(state.loader, row.service.name, request, halves?.[0]);
     if (halves) {
       await drain();

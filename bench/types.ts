@@ -1,4 +1,5 @@
 /** What the harness sends to its children and what they answer. */
+import type { CpuUse } from './cpu-use';
 
 export interface LoadSpec {
   name: string;
@@ -22,6 +23,8 @@ export interface LoadSpec {
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
+  /** The server the load goes to, whose CPU the measured period's summary reports. */
+  serverPid?: number;
 }
 
 export interface LoadSummary {
@@ -43,6 +46,8 @@ export interface LoadSummary {
   finishedAtMs: number;
   /** A load measured in halves (Scenario.alternate): each half's period, the other side's between them. */
   periods?: Array<{ startedAtMs: number; finishedAtMs: number }>;
+  /** The CPU the measured period cost the server and PostgreSQL (Linux; see cpu-use.ts). */
+  cpu?: CpuUse;
 }
 
 /** Requests cut off at the end of a period, sent again with their Idempotency-Key. */
