@@ -3,9 +3,9 @@
  * (the service or the ceiling, all its threads) and the PostgreSQL server
  * (every process named `postgres`: its backends, WAL writer, checkpointer),
  * read from /proc before and after the period. Divided by the requests the
- * period completed, it says what one request cost each side, which moves
- * far less between runs than the rates do: on a shared 2-core machine a
- * rate follows whatever else ran, a cost per request much less.
+ * period completed, it says what one request cost each side: a rate
+ * follows whatever else runs on a shared 2-core machine in those seconds,
+ * a cost per request much less.
  *
  * Linux only; elsewhere nothing is read and nothing is reported.
  */
@@ -79,13 +79,12 @@ export function cpuBetween(
   before: CpuSnapshot | undefined,
   after: CpuSnapshot | undefined,
 ): CpuUse | undefined {
-  if (!before || !after) return undefined;
+  // No server read (its pid unknown, or it was gone): nothing to report rather than a 0.
+  if (before?.server === undefined || after?.server === undefined) return undefined;
   let postgres = 0;
   for (const [pid, used] of after.postgres) postgres += used - (before.postgres.get(pid) ?? 0);
-  const server =
-    before.server !== undefined && after.server !== undefined ? after.server - before.server : 0;
   const ms = 1000 / TICKS_PER_SECOND;
-  return { serverMs: server * ms, postgresMs: postgres * ms };
+  return { serverMs: (after.server - before.server) * ms, postgresMs: postgres * ms };
 }
 
 interface Side {
