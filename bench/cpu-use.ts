@@ -89,7 +89,13 @@ export function cpuBetween(
 
 interface Side {
   completed: number;
+  startedAtMs: number;
   cpu?: CpuUse;
+}
+
+/** Whether two summaries are of one load (compared by value: results may come back from JSON). */
+function sameLoad(a: Side, b: Side | undefined): boolean {
+  return b !== undefined && a.startedAtMs === b.startedAtMs && a.completed === b.completed;
 }
 
 function perRequest(side: Side): { server: number; postgres: number } | undefined {
@@ -102,12 +108,21 @@ function perRequest(side: Side): { server: number; postgres: number } | undefine
 
 /**
  * One line per row whose loads carry their CPU: what a request cost the
- * server and PostgreSQL on each side, and the two sides' total costs in the
- * ratio's sense (the other side's over the service's: above 1, the service
- * costs less a request).
+ * server and PostgreSQL on the service's side and on the side its ratio is
+ * taken against (its own ceiling, or another row's load), and the two
+ * totals in the ratio's sense (the other side's over the service's: above
+ * 1, the service costs less a request). A row without a ratio compares
+ * with its ceiling, when it has one.
  */
 export function cpuLines(
-  rows: Array<{ id: string; service?: Side; ceiling?: Side; ceilingLabel?: string }>,
+  rows: Array<{
+    id: string;
+    service?: Side;
+    ceiling?: Side;
+    ceilingLabel?: string;
+    ratioAgainst?: Side;
+    ratioOf?: string;
+  }>,
 ): string[] {
   const lines: string[] = [];
   const ms = (value: number) => value.toFixed(2);
@@ -118,11 +133,14 @@ export function cpuLines(
     let line =
       `- ${row.id} CPU a request: service ${ms(service.server)} ms + PostgreSQL ` +
       `${ms(service.postgres)} ms = ${ms(serviceTotal)} ms`;
-    const other = row.ceiling && perRequest(row.ceiling);
+    const against = row.ratioAgainst ?? row.ceiling;
+    const other = against && perRequest(against);
     if (other) {
       const otherTotal = other.server + other.postgres;
+      const ownCeiling = !row.ratioAgainst || sameLoad(row.ratioAgainst, row.ceiling);
+      const label = ownCeiling ? (row.ceilingLabel ?? 'ceiling') : (row.ratioOf ?? 'ceiling');
       line +=
-        `; ${row.ceilingLabel ?? 'ceiling'} ${ms(other.server)} + ${ms(other.postgres)} = ` +
+        `; ${label} ${ms(other.server)} + ${ms(other.postgres)} = ` +
         `${ms(otherTotal)} ms; by cost ${(otherTotal / serviceTotal).toFixed(2)}`;
     }
     lines.push(line);

@@ -19,6 +19,8 @@ export interface ScenarioResult {
   targetRatio?: number;
   /** What the ratio is taken against, when not the ceiling. */
   ratioOf?: string;
+  /** The load the ratio is taken against (its CPU gives the ratio by cost). */
+  ratioAgainst?: LoadSummary;
   /** The row the ratio is taken against, when that row is measured later in the run. */
   ratioPending?: { row: string; side: 'service' | 'ceiling' };
   /** The status every answer should have, when not 2xx (a conditional GET's 304). */
@@ -140,6 +142,7 @@ export function settleRatios(
     const to = result.ratioPending && measuredOf(result.ratioPending);
     if (!to || !result.service) continue;
     result.ratio = result.service.requestsPerSecond / to.requestsPerSecond;
+    result.ratioAgainst = to;
     result.ratioPending = undefined;
   }
   scenarios.sort((x, y) => order.indexOf(x.id) - order.indexOf(y.id));

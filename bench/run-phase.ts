@@ -276,6 +276,7 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     ceiling,
     ceilingLabel: row.ceilingLabel,
     ratio: ratioTo ? measured.service!.requestsPerSecond / ratioTo.requestsPerSecond : undefined,
+    ratioAgainst: ratioTo,
     ratioPending: !ratioTo && typeof row.ratioTo === 'object' ? row.ratioTo : undefined,
     targetRatio: row.targetRatio,
     ratioOf: row.ratioOf,
