@@ -155,8 +155,17 @@ async function sendPipelined(
   parameters: readonly unknown[],
   around: { begin: boolean; commit: boolean },
 ): Promise<PgResult> {
-  const client = await runner.connect();
-  const results = await new Promise<PgResult | PgResult[]>((resolve, reject) => {
+  return issue(await runner.connect(), text, parameters, around);
+}
+
+/** Writes one statement (with what it carries) on `client` at once, and answers its result. */
+function issue(
+  client: { query(query: Query): unknown },
+  text: string,
+  parameters: readonly unknown[],
+  around: { begin: boolean; commit: boolean },
+): Promise<PgResult> {
+  return new Promise<PgResult | PgResult[]>((resolve, reject) => {
     client.query(
       new PipelinedStatement(
         {
@@ -170,10 +179,10 @@ async function sendPipelined(
         around,
       ),
     );
-  });
-  if (!Array.isArray(results)) return results;
-  // BEGIN's result first when it was sent, then the statement's, then COMMIT's.
-  return results[around.begin ? 1 : 0];
+  }).then((results) =>
+    // BEGIN's result first when it was sent, then the statement's, then COMMIT's.
+    Array.isArray(results) ? results[around.begin ? 1 : 0] : results,
+  );
 }
 
 /**
@@ -203,4 +212,46 @@ export async function runAndCommit(
   // As after TypeORM's own COMMIT: subscribers (the outbox's wake-up) hear of it.
   await runner.broadcaster.broadcast('AfterTransactionCommit');
   return result.rows ?? [];
+}
+
+/**
+ * Runs `statements` in order as the last statements of `manager`'s
+ * transaction and commits it, all in one write and one round trip (with the
+ * held BEGIN before the first when the transaction sent nothing before);
+ * answers the last statement's rows. The connection's pipeline runs them
+ * one after the other, each seeing what those before it wrote. When one
+ * fails, PostgreSQL fails those behind it (the transaction is aborted) and
+ * never runs the COMMIT; the first failure is thrown, once every statement
+ * has answered, as runAndCommit throws it.
+ */
+export async function runAllAndCommit(
+  manager: EntityManager,
+  statements: ReadonlyArray<{ sql: string; parameters: readonly unknown[] }>,
+): Promise<Record<string, unknown>[]> {
+  if (statements.length === 1) {
+    return runAndCommit(manager, statements[0].sql, statements[0].parameters);
+  }
+  const runner = manager.queryRunner as unknown as RunnerState | undefined;
+  if (!runner?.isTransactionActive || runner.transactionDepth !== 1) {
+    throw new Error('runAllAndCommit needs the outermost transaction of its manager');
+  }
+  await runner.broadcaster.broadcast('BeforeTransactionCommit');
+  const begin = beginPending.delete(runner);
+  const client = await runner.connect();
+  // Issued in one tick, in order: the client writes them in one write, and PostgreSQL runs them in turn.
+  const answers = await Promise.allSettled(
+    statements.map((statement, i) =>
+      issue(client, statement.sql, statement.parameters, {
+        begin: begin && i === 0,
+        commit: i === statements.length - 1,
+      }),
+    ),
+  );
+  const failed = answers.find((answer) => answer.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  runner.isTransactionActive = false;
+  runner.transactionDepth = 0;
+  await runner.broadcaster.broadcast('AfterTransactionCommit');
+  const last = answers.at(-1) as PromiseFulfilledResult<PgResult>;
+  return last.value.rows ?? [];
 }

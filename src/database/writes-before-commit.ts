@@ -1,6 +1,6 @@
-import { Compilable, OperationNodeSource } from 'kysely';
+import { Compilable, CompiledQuery, OperationNodeSource, WithNode } from 'kysely';
 import { EntityManager } from 'typeorm';
-import { runAndCommit } from './transaction-round-trips';
+import { runAllAndCommit, runAndCommit } from './transaction-round-trips';
 import { PreparedRun } from './prepared-query';
 import { compileRaw, execute, fetchAll, fetchOne, sql, toCamel } from './query-builder';
 
@@ -24,6 +24,17 @@ interface HeldLead {
  * again with the COMMIT on its own.
  */
 export const CHECKS_DUE_SQLSTATE = 'SV001';
+
+/**
+ * The same signal raised by the service itself: work that finds it cannot
+ * go on as this run of its transaction planned fails the transaction with
+ * it, and the event bus runs the transaction again.
+ */
+export function checksDue(reason: string): Error {
+  return Object.assign(new Error(`checks are due before this transaction commits: ${reason}`), {
+    code: CHECKS_DUE_SQLSTATE,
+  });
+}
 
 /** Whether `error` is that signal (thrown as TypeORM throws a failed query's). */
 export function isChecksDue(error: unknown): boolean {
@@ -152,7 +163,11 @@ export async function sendWritesTogether<T>(
     lasts.delete(manager);
     if (last) {
       if (leads.length > 0) await handOn(leads, await sendLeading(manager, leads, writes));
-      else await sendTogether(manager, writes);
+      else if (writes.length > 0 && commit?.allowed()) {
+        // The held writes, then the last with the COMMIT: one write, one round trip.
+        await sendWithLast(manager, writes, last, commit);
+        return result;
+      } else await sendTogether(manager, writes);
       await sendLast(manager, last, commit);
       return result;
     }
@@ -188,6 +203,22 @@ async function sendLast(
   }
   const statement = last.write.compile();
   const rows = await runAndCommit(manager, statement.sql, statement.parameters);
+  commit.committed = true;
+  last.record(rows.map(toCamel));
+}
+
+/**
+ * The held writes' statement and the last write, sent together with the
+ * COMMIT: PostgreSQL runs the last after the held writes (it sees what they
+ * wrote), and none of it commits when any fails.
+ */
+async function sendWithLast(
+  manager: EntityManager,
+  writes: HeldWrite[],
+  last: HeldLast,
+  commit: CommitWithLast,
+): Promise<void> {
+  const rows = await runAllAndCommit(manager, [...statementsOf(writes), last.write.compile()]);
   commit.committed = true;
   last.record(rows.map(toCamel));
 }
@@ -259,18 +290,42 @@ async function sendLeading(
   return leads.map((_, i) => (row?.[leadName(i)] ?? []).map(toCamel));
 }
 
+/** A statement that is itself a WITH of writes, which PostgreSQL takes only as a whole statement. */
+function writesInWith(statement: CompiledQuery): boolean {
+  const root = statement.query as { with?: WithNode } | undefined;
+  return (
+    root?.with?.expressions.some((part) => part.expression.kind !== 'SelectQueryNode') ?? false
+  );
+}
+
+/**
+ * The statements of the held writes: one, each write a WITH part of it; a
+ * write that has writes in a WITH of its own cannot be a part, and goes
+ * as a statement of its own, before that one.
+ */
+function statementsOf(writes: HeldWrite[]): CompiledQuery[] {
+  if (writes.length === 1) return [writes[0].compile()];
+  const alone: CompiledQuery[] = [];
+  const parted: HeldWrite[] = [];
+  for (const write of writes) {
+    const statement = write.compile();
+    if (writesInWith(statement)) alone.push(statement);
+    else parted.push(write);
+  }
+  if (parted.length === 0) return alone;
+  if (parted.length === 1) return [...alone, parted[0].compile()];
+  const { parts, selects } = partsOf(parted);
+  const reads = selects.length ? sql.join(selects, sql`, `) : sql`1`;
+  return [...alone, compileRaw(sql`WITH ${sql.join(parts, sql`, `)} SELECT ${reads}`)];
+}
+
 async function sendTogether(
   manager: EntityManager,
   writes: HeldWrite[],
   withCommit = false,
 ): Promise<void> {
   if (writes.length === 0) return;
-  let statement = writes[0].compile();
-  if (writes.length > 1) {
-    const { parts, selects } = partsOf(writes);
-    const reads = selects.length ? sql.join(selects, sql`, `) : sql`1`;
-    statement = compileRaw(sql`WITH ${sql.join(parts, sql`, `)} SELECT ${reads}`);
-  }
-  if (withCommit) await runAndCommit(manager, statement.sql, statement.parameters);
-  else await execute(manager, statement);
+  const statements = statementsOf(writes);
+  if (withCommit) await runAllAndCommit(manager, statements);
+  else for (const statement of statements) await execute(manager, statement);
 }

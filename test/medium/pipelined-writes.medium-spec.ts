@@ -195,6 +195,60 @@ describe('statements sent together (medium)', () => {
     ]);
   });
 
+  it('sends the held writes, the last write and the COMMIT in one socket write, the last seeing what the held wrote', async () => {
+    await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
+    const recorded: unknown[] = [];
+    let written = -1;
+    await bus.transaction(async (tx) => {
+      await tx.manager.query(`SELECT 1 FROM pipelined_probe WHERE id = $1`, [1]);
+      const writes = socketWrites(tx.manager);
+      try {
+        await writeBeforeCommit(tx.manager, insert(2, 'held'));
+        await writeBeforeCommit(tx.manager, seen(1));
+        // The last write reads the row a held write inserted, in the same round trip.
+        await writeLastBeforeCommit(
+          tx.manager,
+          db
+            .updateTable('pipelinedProbe')
+            .set({ label: 'seen by the last' })
+            .where('id', '=', 2)
+            .returning(['id', 'label']),
+          (rows) => recorded.push(...rows),
+        );
+        tx.afterCommit(() => {
+          written = writes.count;
+          writes.restore();
+        });
+      } catch (error) {
+        writes.restore();
+        throw error;
+      }
+    });
+    expect(written).toBe(1);
+    expect(recorded).toEqual([{ id: 2, label: 'seen by the last' }]);
+    expect(await rows()).toEqual([
+      { id: 1, label: 'one', times_seen: 1 },
+      { id: 2, label: 'seen by the last', times_seen: 0 },
+    ]);
+  });
+
+  it('commits nothing when a held write sent with the last write fails, and records nothing', async () => {
+    await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
+    const recorded: unknown[] = [];
+    await expect(
+      bus.transaction(async (tx) => {
+        // 1 is taken: the held write breaks the primary key; the last behind it never runs.
+        await writeBeforeCommit(tx.manager, insert(1, 'again'));
+        await writeLastBeforeCommit(tx.manager, seen(1), (rows) => recorded.push(...rows));
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect(recorded).toEqual([]);
+    expect(await rows()).toEqual([{ id: 1, label: 'one', times_seen: 0 }]);
+    // The connection went back to the pool out of the failed transaction: the next one works.
+    await bus.transaction((tx) => tx.manager.query(`INSERT INTO pipelined_probe VALUES (4, 'x')`));
+    expect(await rows()).toHaveLength(2);
+  });
+
   it('sends the last write without the COMMIT when a step is asked for, and runs the step after it', async () => {
     await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
     const order: string[] = [];

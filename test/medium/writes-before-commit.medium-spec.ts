@@ -111,6 +111,38 @@ describe('writes sent together before commit', () => {
     ]);
   });
 
+  it('sends a held write that has writes in a WITH of its own as a statement of its own, before the others', async () => {
+    await ctx.sql(`INSERT INTO held_writes (id, label) VALUES (1, 'one')`);
+    let sent: Array<{ sql: string; params: unknown }> = [];
+    await ctx.dataSource.transaction(async (manager) => {
+      sent = await sentDuring(manager, () =>
+        sendWritesTogether(manager, async () => {
+          await writeBeforeCommit(manager, insert(2, 'two'));
+          // PostgreSQL takes a WITH of writes only as a whole statement, never as a part of another.
+          await writeBeforeCommit(
+            manager,
+            db
+              .with('bumped', (qb) =>
+                qb.updateTable('heldWrites').set({ n: 5 }).where('id', '=', 1).returning('id'),
+              )
+              .selectFrom('bumped')
+              .select('id'),
+          );
+          await writeBeforeCommit(manager, insert(3, 'three'));
+        }),
+      );
+    });
+    expect(sent.map((statement) => statement.sql.slice(0, 16))).toEqual([
+      'with "bumped" as',
+      'WITH w0 AS (inse',
+    ]);
+    expect(await rows()).toEqual([
+      { id: 1, label: 'one', n: 5 },
+      { id: 2, label: 'two', n: 0 },
+      { id: 3, label: 'three', n: 0 },
+    ]);
+  });
+
   it('sends nothing when the work fails, and a failing write rolls the transaction back', async () => {
     await expect(
       ctx.dataSource.transaction((manager) =>
