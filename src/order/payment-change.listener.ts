@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Money } from '../common/money';
 import { EventBus, Transaction } from '../database/event-bus';
 import { together } from '../database/pipelined-client';
+import { checksDue } from '../database/writes-before-commit';
 import { NotificationRepository } from '../notification';
 import {
   derivePaymentState,
@@ -148,6 +149,8 @@ export class PaymentChangeListener {
         );
       }
     }
+    // A change not sent yet has not taken the lock the reads must follow.
+    if (event.held) throw checksDue('the order is read after a held payment change');
     // Issued together, the two reads leave in one write (the pool's client
     // pipelines them); the payments are read after the lock, as sent.
     const [order, payments] = await together(
@@ -206,6 +209,10 @@ export class PaymentChangeListener {
             },
           ];
     const announced = events.length > 0 && NOTIFIED_STATES.includes(to);
+    // A held change goes with the order's last write; anything sent before it would come before the lock.
+    if (event.held && !(event.last && !announced)) {
+      throw checksDue('the order is written before a held payment change');
+    }
     if (event.last && !announced) {
       return this.orders.updatePaymentModelLast(
         tx.manager,

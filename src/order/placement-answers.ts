@@ -49,9 +49,14 @@ export class PlacementAnswers {
     if (payment?.channel !== 'checkout') return answer;
     // The order and its one payment are as the placement wrote them: the
     // checkout's outcome follows without reading them again.
+    // Followed as placed, the change reads nothing: it and the order's write go in one round trip.
     const heard = await this.paymentChanges.whilePlaced(order, payment, () =>
-      this.payments.openCheckout(snapshotOf(order), payment, context, (tx) =>
-        this.paymentChanges.heardIn(tx),
+      this.payments.openCheckout(
+        snapshotOf(order),
+        payment,
+        context,
+        (tx) => this.paymentChanges.heardIn(tx),
+        { readsNothing: true },
       ),
     );
     const fromWrites = byMember ? undefined : this.guestAnswerFrom(order, lines, events, heard);

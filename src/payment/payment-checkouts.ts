@@ -11,7 +11,7 @@ import { isPaymentOffered, offeredProviderEntry, PaymentProcessor } from './doma
 import { sumPaid } from './domain/payment-state';
 import { paymentsTotal } from './payment-metrics';
 import { OrderSnapshot, PaymentTransitions, ShareChargeSnapshot } from './payment-transitions';
-import { PaymentRepository, PaymentRow } from './payment.repository';
+import { PaymentChanges, PaymentRepository, PaymentRow } from './payment.repository';
 import { PaymentProviders } from './providers/payment-providers';
 
 /** A checkout's first check with the provider, and how long it may stay open. */
@@ -169,12 +169,19 @@ export class PaymentCheckouts {
    * that writes the outcome has committed, with that transaction (what was
    * heard in it); what it answers is answered (undefined when no checkout
    * was to open).
+   *
+   * `readsNothing`: what follows a change of the payment in its transaction
+   * (the order's listeners) reads neither the order nor its payments. The
+   * opened checkout's change is then held for the commit and goes with the
+   * listeners' write and the COMMIT in one round trip (see
+   * PaymentTransitions.changePendingHeld); a run again goes as usual.
    */
   async open<T = void>(
     order: OrderSnapshot,
     payment: PaymentRow,
     context: CheckoutContext,
     then?: (tx: Transaction) => T,
+    { readsNothing = false }: { readsNothing?: boolean } = {},
   ): Promise<T | undefined> {
     if (payment.channel !== 'checkout' || payment.status !== 'pending' || !payment.reference)
       return undefined;
@@ -197,26 +204,31 @@ export class PaymentCheckouts {
     paymentsTotal.inc({ result: outcome.ok ? 'checkout_opened' : 'checkout_failed' });
     if (!outcome.ok) this.logger.warn(`Checkout ${payment.reference} not opened: ${outcome.error}`);
     const now = this.clock.nowMs();
+    const set: PaymentChanges = outcome.ok
+      ? {
+          authorizationUrl: outcome.authorizationUrl,
+          accessCode: outcome.accessCode,
+          error: null,
+          expiresAt: new Date(now + CHECKOUT_OPEN_MS),
+          nextCheckAt: new Date(now + FIRST_CHECK_MS),
+        }
+      : { error: outcome.error };
+    let firstRun = true;
     const tx = await this.bus.transaction(async (tx) => {
+      const held = firstRun && readsNothing && outcome.ok && payment.orderUuid !== null;
+      firstRun = false;
       // Under the order's payments lock, and only while still pending: a
       // webhook (or the owner) that settled it meanwhile stands, and so does
       // a newer checkout that replaced it. An opened checkout replaces the
       // order's other open ones. Nothing follows in this transaction.
-      await this.transitions.changePending(
-        tx,
-        payment,
-        outcome.ok
-          ? {
-              authorizationUrl: outcome.authorizationUrl,
-              accessCode: outcome.accessCode,
-              error: null,
-              expiresAt: new Date(now + CHECKOUT_OPEN_MS),
-              nextCheckAt: new Date(now + FIRST_CHECK_MS),
-            }
-          : { error: outcome.error },
-        SYSTEM,
-        { replacing: outcome.ok, last: true },
-      );
+      if (held) {
+        await this.transitions.changePendingHeld(tx, payment, set, SYSTEM, { last: true });
+      } else {
+        await this.transitions.changePending(tx, payment, set, SYSTEM, {
+          replacing: outcome.ok,
+          last: true,
+        });
+      }
       return tx;
     });
     return then?.(tx);

@@ -17,7 +17,7 @@ export interface PaymentChanged {
   orderUuid: string | null;
   /** The tab's share the payment pays; null for an order's. */
   shareUuid: string | null;
-  /** The payment as stored after the change. */
+  /** The payment as stored after the change (as it will be stored, when `held`). */
   payment: PaymentEntity;
   actor: PaymentActor;
   /** The member who acted; null for the guest, the provider and the service. */
@@ -34,6 +34,15 @@ export interface PaymentChanged {
    * with its COMMIT.
    */
   last?: boolean;
+  /**
+   * True when the change is held for the commit and not sent yet (its
+   * statement takes the order's payments lock when it goes, with the
+   * transaction's last writes). A listener must then neither read nor lock
+   * the order or its payments: that would take them before the lock. One
+   * that needs to read instead fails the transaction with checksDue(), and
+   * it is run again with the change sent first.
+   */
+  held?: boolean;
 }
 
 declare module '../database/event-bus' {

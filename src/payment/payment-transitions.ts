@@ -101,21 +101,58 @@ export class PaymentTransitions {
     return changed;
   }
 
+  /**
+   * `changePending` with `replacing`, for a transaction that holds its
+   * writes for the commit and reads nothing of the order or its payments:
+   * the change is held (see PaymentRepository.replacePendingBeforeCommit),
+   * and announced at once with the row it makes, which the listeners write
+   * from. Where the payment is no longer pending when the change is sent,
+   * the transaction fails with SQLSTATE SV001, rolls back and is run again
+   * (then through `changePending`). Answers the row as changed.
+   */
+  async changePendingHeld(
+    tx: Transaction,
+    payment: PaymentRow,
+    set: PaymentChanges,
+    by: ChangedBy,
+    { last = false }: { last?: boolean } = {},
+  ): Promise<PaymentRow> {
+    if (!payment.orderUuid) throw new Error('A held change replaces checkouts of an order.');
+    await this.payments.replacePendingBeforeCommit(
+      tx.manager,
+      { uuid: payment.uuid, lockKey: lockKeyOf(payment) },
+      set,
+      { orderUuid: payment.orderUuid },
+    );
+    const before: PaymentRow = { ...payment, status: 'pending' };
+    // The change's own time is the database's; nothing reads a payment's updated_at from an event.
+    const changed: PaymentRow = { ...before, ...set, updatedAt: new Date() };
+    await this.changed(tx, before, changed, by, last, true);
+    return changed;
+  }
+
   private async changed(
     tx: Transaction,
     before: PaymentRow,
     changed: PaymentRow,
     by: ChangedBy,
     last = false,
+    held = false,
   ): Promise<void> {
     if (changed.status !== before.status && changed.status !== 'pending') {
       paymentsTotal.inc({ result: changed.failure === 'mismatch' ? 'mismatch' : changed.status });
     }
-    await this.announce(tx, changed, by, last);
+    await this.announce(tx, changed, by, last, held);
   }
 
   /** A change not to the payment row itself (a refund of it) that its order must hear of. */
-  async announce(tx: Transaction, payment: PaymentRow, by: ChangedBy, last = false): Promise<void> {
+  async announce(
+    tx: Transaction,
+    payment: PaymentRow,
+    by: ChangedBy,
+    last = false,
+    held = false,
+  ): Promise<void> {
     await tx.emit('payment.changed', {
       orderUuid: payment.orderUuid,
       shareUuid: payment.shareUuid,
@@ -124,6 +161,7 @@ export class PaymentTransitions {
       userUuid: by.userUuid,
       notifyOwner: by.notifyOwner !== false,
       last,
+      ...(held ? { held } : {}),
     });
   }
 }

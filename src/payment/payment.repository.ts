@@ -142,6 +142,53 @@ const updatePendingQuery = preparedQuery(
   { expand: ['set'] },
 );
 
+/**
+ * updatePendingQuery's change, replacing the order's other open checkouts,
+ * as a write nothing reads back: it fails with SQLSTATE SV001
+ * (`checks_before_commit`) when the payment was no longer pending, and its
+ * transaction rolls back.
+ */
+const replacePendingCheckedQuery = preparedQuery(
+  ({
+    uuid,
+    lockKey,
+    set,
+    orderUuid,
+  }: {
+    uuid: string;
+    lockKey: string;
+    set: PaymentChanges;
+    orderUuid: string;
+  }) =>
+    db
+      .with('lock', (qb) => qb.selectNoFrom(transactionLock('order', lockKey).as('taken')))
+      .with('changed', (qb) =>
+        qb
+          .updateTable('payments')
+          .from('lock')
+          .set(changes(set))
+          .where('payments.uuid', '=', uuid)
+          .where('payments.status', '=', 'pending')
+          .returning('payments.uuid'),
+      )
+      .with('abandoned', (qb) =>
+        qb
+          .updateTable('payments')
+          .set(ABANDONED)
+          .where('orderUuid', '=', orderUuid)
+          .where('channel', '=', 'checkout')
+          .where('status', '=', 'pending')
+          .where('uuid', '<>', uuid)
+          .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.uuid'))),
+      )
+      .selectNoFrom((eb) =>
+        eb
+          .fn<boolean>('checks_before_commit', [eb.exists(eb.selectFrom('changed').select('uuid'))])
+          .as('changed'),
+      ),
+  { expand: ['set'] },
+);
+
 /** The payments of these orders, oldest first (creation, then uuid for a stable order). */
 function paymentsOfOrders(orderUuids: string[]) {
   return db
@@ -244,6 +291,31 @@ export class PaymentRepository {
         lockKey: payment.lockKey,
         set,
         replacingOrderUuid: replacing?.orderUuid,
+      }),
+    );
+  }
+
+  /**
+   * updatePending's change with `replacing`, held for the commit
+   * (writeBeforeCommit): it takes the lock when it is sent, so nothing the
+   * transaction sends before it may touch the order or its payments. Where
+   * the payment is no longer pending then, the transaction fails with
+   * SQLSTATE SV001 and is run again. Nothing is answered: the caller knows
+   * the row the change makes.
+   */
+  async replacePendingBeforeCommit(
+    manager: EntityManager,
+    payment: { uuid: string; lockKey: string },
+    set: PaymentChanges,
+    replacing: { orderUuid: string },
+  ): Promise<void> {
+    await writeBeforeCommit(
+      manager,
+      replacePendingCheckedQuery({
+        uuid: payment.uuid,
+        lockKey: payment.lockKey,
+        set,
+        orderUuid: replacing.orderUuid,
       }),
     );
   }

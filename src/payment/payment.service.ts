@@ -73,8 +73,9 @@ export class PaymentService {
     payment: PaymentRow,
     context: CheckoutContext,
     then?: (tx: Transaction) => T,
+    options?: { readsNothing?: boolean },
   ): Promise<T | undefined> {
-    return this.checkouts.open(order, payment, context, then);
+    return this.checkouts.open(order, payment, context, then, options);
   }
 
   /** A new card checkout for an order that is not paid. */

@@ -4,7 +4,8 @@ import { EventBus } from '../../src/database/event-bus';
 import { PaymentChanged, PaymentModule, PaymentService } from '../../src/payment';
 import { PaymentConfirmations } from '../../src/payment/payment-confirmations';
 import { PaymentRefundRepository } from '../../src/payment/payment-refund.repository';
-import { PaymentRepository } from '../../src/payment/payment.repository';
+import { PaymentRepository, PaymentRow } from '../../src/payment/payment.repository';
+import { PaymentTransitions } from '../../src/payment/payment-transitions';
 import { PaymentProviders } from '../../src/payment/providers/payment-providers';
 import { createMediumContext, MediumContext } from '../support/medium';
 
@@ -44,7 +45,11 @@ describe('payments (medium)', () => {
     method: 'paystack',
   });
 
-  async function payment(order: ReturnType<typeof snapshot>, n: number, channel = 'ussd' as const) {
+  async function payment(
+    order: ReturnType<typeof snapshot>,
+    n: number,
+    channel: 'ussd' | 'checkout' = 'ussd',
+  ) {
     return repository.insert(ctx.dataSource.manager, {
       orderUuid: order.uuid,
       businessUuid: order.businessUuid,
@@ -102,6 +107,53 @@ describe('payments (medium)', () => {
       }),
     ).rejects.toThrow('placement refused');
     expect(await repository.ofOrders(ctx.dataSource.manager, [order.uuid])).toEqual([]);
+  });
+
+  it('holds a pending change for the commit, announced as it will be stored, and runs again when the payment was settled meanwhile', async () => {
+    const bus = ctx.get(EventBus);
+    const transitions = ctx.get(PaymentTransitions);
+    const order = snapshot();
+    const older = await payment(order, 1, 'checkout');
+    const opened = await payment(order, 2, 'checkout');
+    const set = { authorizationUrl: 'https://checkout.example/x', accessCode: 'x', error: null };
+    const by = { actor: 'system', userUuid: null } as const;
+    // Still pending: the change is announced before it is sent, and stored as announced.
+    const announced = await bus.transaction(async (tx) => {
+      const changed = await transitions.changePendingHeld(tx, opened, set, by, { last: true });
+      expect(await repository.findByUuid(tx.manager, opened.uuid)).toMatchObject({
+        authorizationUrl: null,
+      });
+      return changed;
+    });
+    expect(heard).toEqual([
+      expect.objectContaining({ held: true, last: true, payment: announced }),
+    ]);
+    const [firstStored, stored] = await repository.ofOrders(ctx.dataSource.manager, [order.uuid]);
+    const { updatedAt: _announcedAt, ...asAnnounced } = announced;
+    expect(stored).toMatchObject(asAnnounced);
+    // The order's other open checkout is replaced.
+    expect(firstStored).toMatchObject({ uuid: older.uuid, status: 'abandoned' });
+
+    // Settled meanwhile: the held change fails the transaction, which runs again as usual.
+    const other = snapshot();
+    const paid = await payment(other, 1, 'checkout');
+    await repository.update(ctx.dataSource.manager, paid.uuid, { status: 'paid' });
+    heard.length = 0;
+    const runs: Array<PaymentRow | undefined> = [];
+    await bus.transaction(async (tx) => {
+      runs.push(
+        runs.length === 0
+          ? await transitions.changePendingHeld(tx, paid, set, by, { last: true })
+          : await transitions.changePending(tx, paid, set, by, { replacing: true, last: true }),
+      );
+    });
+    expect(runs).toEqual([expect.objectContaining({ uuid: paid.uuid }), undefined]);
+    expect(await repository.findByUuid(ctx.dataSource.manager, paid.uuid)).toMatchObject({
+      status: 'paid',
+      authorizationUrl: null,
+    });
+    // Heard in the first run only, which rolled back.
+    expect(heard).toEqual([expect.objectContaining({ held: true })]);
   });
 
   it('lists an order’s payments oldest first and finds one by its reference', async () => {
