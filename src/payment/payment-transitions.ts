@@ -44,6 +44,12 @@ export interface ShareChargeSnapshot extends ShareSnapshot {
   reference: string;
 }
 
+/** What an announced change says of its transaction (see PaymentChanged's `last` and `held`). */
+interface Announced {
+  last?: boolean;
+  held?: boolean;
+}
+
 /**
  * The only way a payment changes: written in the caller's transaction, which
  * holds the order's payments lock, then published as `payment.changed` in
@@ -97,7 +103,7 @@ export class PaymentTransitions {
       set,
       replacing && payment.orderUuid ? { orderUuid: payment.orderUuid } : undefined,
     );
-    if (changed) await this.changed(tx, { ...payment, status: 'pending' }, changed, by, last);
+    if (changed) await this.changed(tx, { ...payment, status: 'pending' }, changed, by, { last });
     return changed;
   }
 
@@ -127,7 +133,7 @@ export class PaymentTransitions {
     const before: PaymentRow = { ...payment, status: 'pending' };
     // The change's own time is the database's; nothing reads a payment's updated_at from an event.
     const changed: PaymentRow = { ...before, ...set, updatedAt: new Date() };
-    await this.changed(tx, before, changed, by, last, true);
+    await this.changed(tx, before, changed, by, { last, held: true });
     return changed;
   }
 
@@ -136,13 +142,12 @@ export class PaymentTransitions {
     before: PaymentRow,
     changed: PaymentRow,
     by: ChangedBy,
-    last = false,
-    held = false,
+    how: Announced = {},
   ): Promise<void> {
     if (changed.status !== before.status && changed.status !== 'pending') {
       paymentsTotal.inc({ result: changed.failure === 'mismatch' ? 'mismatch' : changed.status });
     }
-    await this.announce(tx, changed, by, last, held);
+    await this.announce(tx, changed, by, how);
   }
 
   /** A change not to the payment row itself (a refund of it) that its order must hear of. */
@@ -150,8 +155,7 @@ export class PaymentTransitions {
     tx: Transaction,
     payment: PaymentRow,
     by: ChangedBy,
-    last = false,
-    held = false,
+    { last = false, held = false }: Announced = {},
   ): Promise<void> {
     await tx.emit('payment.changed', {
       orderUuid: payment.orderUuid,

@@ -96,96 +96,63 @@ const insertPaymentOnly = preparedQuery(
   { expand: ['payment'] },
 );
 
+/** What a pending payment's change names. */
+interface PendingChange {
+  uuid: string;
+  lockKey: string;
+  set: PaymentChanges;
+  replacingOrderUuid?: string;
+}
+
 /**
  * A pending payment's change under its order's payments lock (taken first),
- * and with `replacingOrderUuid` the abandoning of the order's other open
- * checkouts, only when this one changed.
+ * as the parts `lock` and `changed` of a WITH; with `replacingOrderUuid`,
+ * the abandoning of the order's other open checkouts, only when this one
+ * changed (a part nothing after it reads).
  */
+function pendingChange({ uuid, lockKey, set, replacingOrderUuid }: PendingChange) {
+  const locked = db
+    .with('lock', (qb) => qb.selectNoFrom(transactionLock('order', lockKey).as('taken')))
+    .with('changed', (qb) =>
+      qb
+        .updateTable('payments')
+        .from('lock')
+        .set(changes(set))
+        .where('payments.uuid', '=', uuid)
+        .where('payments.status', '=', 'pending')
+        .returningAll('payments'),
+    );
+  if (replacingOrderUuid === undefined) return locked;
+  return locked.with('abandoned', (qb) =>
+    qb
+      .updateTable('payments')
+      .set(ABANDONED)
+      .where('orderUuid', '=', replacingOrderUuid)
+      .where('channel', '=', 'checkout')
+      .where('status', '=', 'pending')
+      .where('uuid', '<>', uuid)
+      .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.uuid'))),
+  ) as unknown as typeof locked;
+}
+
+/** The change, answering the payment as changed (nothing when it was no longer pending). */
 const updatePendingQuery = preparedQuery(
-  ({
-    uuid,
-    lockKey,
-    set,
-    replacingOrderUuid,
-  }: {
-    uuid: string;
-    lockKey: string;
-    set: PaymentChanges;
-    replacingOrderUuid?: string;
-  }) => {
-    const locked = db
-      .with('lock', (qb) => qb.selectNoFrom(transactionLock('order', lockKey).as('taken')))
-      .with('changed', (qb) =>
-        qb
-          .updateTable('payments')
-          .from('lock')
-          .set(changes(set))
-          .where('payments.uuid', '=', uuid)
-          .where('payments.status', '=', 'pending')
-          .returningAll('payments'),
-      );
-    if (replacingOrderUuid === undefined) return locked.selectFrom('changed').selectAll();
-    return locked
-      .with('abandoned', (qb) =>
-        qb
-          .updateTable('payments')
-          .set(ABANDONED)
-          .where('orderUuid', '=', replacingOrderUuid)
-          .where('channel', '=', 'checkout')
-          .where('status', '=', 'pending')
-          .where('uuid', '<>', uuid)
-          .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.uuid'))),
-      )
-      .selectFrom('changed')
-      .selectAll();
-  },
+  (change: PendingChange) => pendingChange(change).selectFrom('changed').selectAll(),
   { expand: ['set'] },
 );
 
 /**
- * updatePendingQuery's change, replacing the order's other open checkouts,
- * as a write nothing reads back: it fails with SQLSTATE SV001
+ * The change as a write nothing reads back: it fails with SQLSTATE SV001
  * (`checks_before_commit`) when the payment was no longer pending, and its
  * transaction rolls back.
  */
-const replacePendingCheckedQuery = preparedQuery(
-  ({
-    uuid,
-    lockKey,
-    set,
-    orderUuid,
-  }: {
-    uuid: string;
-    lockKey: string;
-    set: PaymentChanges;
-    orderUuid: string;
-  }) =>
-    db
-      .with('lock', (qb) => qb.selectNoFrom(transactionLock('order', lockKey).as('taken')))
-      .with('changed', (qb) =>
-        qb
-          .updateTable('payments')
-          .from('lock')
-          .set(changes(set))
-          .where('payments.uuid', '=', uuid)
-          .where('payments.status', '=', 'pending')
-          .returning('payments.uuid'),
-      )
-      .with('abandoned', (qb) =>
-        qb
-          .updateTable('payments')
-          .set(ABANDONED)
-          .where('orderUuid', '=', orderUuid)
-          .where('channel', '=', 'checkout')
-          .where('status', '=', 'pending')
-          .where('uuid', '<>', uuid)
-          .where((eb) => eb.exists(eb.selectFrom('changed').select('changed.uuid'))),
-      )
-      .selectNoFrom((eb) =>
-        eb
-          .fn<boolean>('checks_before_commit', [eb.exists(eb.selectFrom('changed').select('uuid'))])
-          .as('changed'),
-      ),
+const updatePendingCheckedQuery = preparedQuery(
+  (change: PendingChange) =>
+    pendingChange(change).selectNoFrom((eb) =>
+      eb
+        .fn<boolean>('checks_before_commit', [eb.exists(eb.selectFrom('changed').select('uuid'))])
+        .as('changed'),
+    ),
   { expand: ['set'] },
 );
 
@@ -311,11 +278,11 @@ export class PaymentRepository {
   ): Promise<void> {
     await writeBeforeCommit(
       manager,
-      replacePendingCheckedQuery({
+      updatePendingCheckedQuery({
         uuid: payment.uuid,
         lockKey: payment.lockKey,
         set,
-        orderUuid: replacing.orderUuid,
+        replacingOrderUuid: replacing.orderUuid,
       }),
     );
   }

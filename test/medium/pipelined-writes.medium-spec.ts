@@ -224,29 +224,14 @@ describe('statements sent together (medium)', () => {
         throw error;
       }
     });
-    expect(written).toBe(1);
-    expect(recorded).toEqual([{ id: 2, label: 'seen by the last' }]);
-    expect(await rows()).toEqual([
-      { id: 1, label: 'one', times_seen: 1 },
-      { id: 2, label: 'seen by the last', times_seen: 0 },
-    ]);
-  });
-
-  it('commits nothing when a held write sent with the last write fails, and records nothing', async () => {
-    await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
-    const recorded: unknown[] = [];
-    await expect(
-      bus.transaction(async (tx) => {
-        // 1 is taken: the held write breaks the primary key; the last behind it never runs.
-        await writeBeforeCommit(tx.manager, insert(1, 'again'));
-        await writeLastBeforeCommit(tx.manager, seen(1), (rows) => recorded.push(...rows));
-      }),
-    ).rejects.toThrow(/duplicate key/);
-    expect(recorded).toEqual([]);
-    expect(await rows()).toEqual([{ id: 1, label: 'one', times_seen: 0 }]);
-    // The connection went back to the pool out of the failed transaction: the next one works.
-    await bus.transaction((tx) => tx.manager.query(`INSERT INTO pipelined_probe VALUES (4, 'x')`));
-    expect(await rows()).toHaveLength(2);
+    expect({ written, recorded, stored: await rows() }).toEqual({
+      written: 1,
+      recorded: [{ id: 2, label: 'seen by the last' }],
+      stored: [
+        { id: 1, label: 'one', times_seen: 1 },
+        { id: 2, label: 'seen by the last', times_seen: 0 },
+      ],
+    });
   });
 
   it('sends the last write without the COMMIT when a step is asked for, and runs the step after it', async () => {
@@ -266,20 +251,27 @@ describe('statements sent together (medium)', () => {
     expect(await rows()).toEqual([{ id: 1, label: 'one', times_seen: 1 }]);
   });
 
-  it('rolls everything back when the last write fails, and records nothing', async () => {
+  it('rolls everything back when the last write or a held write sent with it fails, and records nothing', async () => {
     await ctx.sql(`INSERT INTO pipelined_probe (id, label) VALUES (1, 'one')`);
     const recorded: unknown[] = [];
-    await expect(
-      bus.transaction(async (tx) => {
-        await writeBeforeCommit(tx.manager, insert(2, 'held'));
-        // 1 is taken: the last statement breaks the primary key.
-        await writeLastBeforeCommit(tx.manager, insert(1, 'again').returning('id'), (rows) =>
-          recorded.push(...rows),
-        );
-      }),
-    ).rejects.toThrow(/duplicate key/);
+    // 1 is taken: the last statement breaks the primary key, then a held write in front of it does.
+    for (const failing of ['last', 'held'] as const) {
+      await expect(
+        bus.transaction(async (tx) => {
+          await writeBeforeCommit(tx.manager, insert(failing === 'held' ? 1 : 2, 'held'));
+          await writeLastBeforeCommit(
+            tx.manager,
+            insert(failing === 'last' ? 1 : 3, 'again').returning('id'),
+            (rows) => recorded.push(...rows),
+          );
+        }),
+      ).rejects.toThrow(/duplicate key/);
+    }
     expect(recorded).toEqual([]);
     expect(await rows()).toEqual([{ id: 1, label: 'one', times_seen: 0 }]);
+    // The connection went back to the pool out of the failed transactions: the next one works.
+    await bus.transaction((tx) => tx.manager.query(`INSERT INTO pipelined_probe VALUES (4, 'x')`));
+    expect(await rows()).toHaveLength(2);
   });
 
   it('sends a last write at once outside such a transaction, and refuses a second one', async () => {
