@@ -48,8 +48,8 @@ export class PlacementAnswers {
     const { answer, order, payment, context, lines, events } = placed;
     if (payment?.channel !== 'checkout') return answer;
     // The order and its one payment are as the placement wrote them: the
-    // checkout's outcome follows without reading them again.
-    // Followed as placed, the change reads nothing: it and the order's write go in one round trip.
+    // checkout's outcome follows without reading them again, so the
+    // payment's change and the order's write go in one round trip.
     const heard = await this.paymentChanges.whilePlaced(order, payment, () =>
       this.payments.openCheckout(
         snapshotOf(order),
