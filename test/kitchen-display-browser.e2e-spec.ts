@@ -70,7 +70,9 @@ describeInBrowser('the kitchen display in a real browser', () => {
       expect(await business.inputValue()).toBe(catalog.business.uuid);
       await expectOptionText(page, '#station', 'Grill');
       await expectOptionText(page, '#station', 'Bar');
-      await page.waitForFunction(`document.getElementById('status').textContent === 'Live'`);
+      // Waited for through Playwright's selectors: a predicate polled in the
+      // page would be compiled there, which the page's CSP (no eval) refuses.
+      await page.locator('#status:text-is("Live")').waitFor();
       expect(
         await page.evaluate(
           `[sessionStorage.getItem('kitchen.token') !== null, localStorage.length]`,
@@ -101,7 +103,7 @@ describeInBrowser('the kitchen display in a real browser', () => {
       await page.mouse.down();
       await page.waitForTimeout(900);
       await page.mouse.up();
-      await page.waitForFunction(`document.querySelectorAll('[data-ticket-uuid]').length === 0`);
+      await page.locator('[data-ticket-uuid]').first().waitFor({ state: 'detached' });
       expect(await orderStatus(owner.headers, order.uuid)).toBe('ready');
 
       // On a phone the cards fit the width.
