@@ -7,7 +7,12 @@ import { InjectConfig } from '../config/config.module';
 import { EventBus, Transaction } from '../database/event-bus';
 import { ApiError } from '../http/api-error';
 import { menuCurrencyCode, toMinorUnits } from './domain/currency';
-import { isPaymentOffered, offeredProviderEntry, PaymentProcessor } from './domain/payment-methods';
+import {
+  checkoutChannels,
+  isPaymentOffered,
+  offeredProviderEntry,
+  PaymentProcessor,
+} from './domain/payment-methods';
 import { sumPaid } from './domain/payment-state';
 import { paymentsTotal } from './payment-metrics';
 import { OrderSnapshot, PaymentTransitions, ShareChargeSnapshot } from './payment-transitions';
@@ -194,7 +199,7 @@ export class PaymentCheckouts {
       currency: payment.currency ?? '',
       callbackUrl: payment.callbackUrl,
       subaccount: typeof subaccount === 'string' && subaccount.trim() ? subaccount.trim() : null,
-      channels: this.checkoutChannels(context.menu, payment),
+      channels: checkoutChannels(context.menu, payment.method),
       metadata: {
         order_uuid: order.uuid,
         order_reference: order.orderReference,
@@ -329,7 +334,7 @@ export class PaymentCheckouts {
       currency: payment.currency ?? '',
       callbackUrl: payment.callbackUrl,
       subaccount: typeof subaccount === 'string' && subaccount.trim() ? subaccount.trim() : null,
-      channels: this.checkoutChannels(context.menu, payment),
+      channels: checkoutChannels(context.menu, payment.method),
       metadata: { share_uuid: share.uuid, reference: payment.reference },
     });
     paymentsTotal.inc({ result: outcome.ok ? 'checkout_opened' : 'checkout_failed' });
@@ -357,17 +362,6 @@ export class PaymentCheckouts {
         SYSTEM,
       );
     });
-  }
-
-  /** The channels the menu's entry for the order's provider names, checked when the menu was written. */
-  private checkoutChannels(menu: Record<string, unknown>, payment: PaymentRow): string[] | null {
-    const entry = offeredProviderEntry(menu.menu_checkout_payments_providers, payment.method);
-    const channels = entry?.channels;
-    return Array.isArray(channels) &&
-      channels.length > 0 &&
-      channels.every((channel) => typeof channel === 'string')
-      ? (channels as string[])
-      : null;
   }
 
   /**

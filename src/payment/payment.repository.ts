@@ -1,87 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  execute,
-  fetchAll,
-  fetchOne,
-  jsonb,
-  queryBuilder,
-  sql,
-  Table,
-} from '../database/query-builder';
+import { execute, fetchAll, fetchOne, jsonb, sql } from '../database/query-builder';
 import { preparedQuery } from '../database/prepared-query';
 import { takeTransactionLock, transactionLock } from '../database/transaction-locks';
 import { writeBeforeCommit } from '../database/writes-before-commit';
-import { PaymentEntity, PaymentEventEntity } from './entities';
-import { PaymentRefundTable } from './payment-refund.repository';
+import {
+  ABANDONED,
+  changes,
+  db,
+  NewPayment,
+  NewProviderEvent,
+  PaymentChanges,
+  PaymentRow,
+  values,
+} from './payment-tables';
 
-export type PaymentRow = PaymentEntity;
-
-type PaymentTable = Table<
-  PaymentEntity,
-  | 'uuid'
-  | 'shareUuid'
-  | 'status'
-  | 'amountPaid'
-  | 'tipAmount'
-  | 'currency'
-  | 'reference'
-  | 'transactionId'
-  | 'nextAction'
-  | 'authorizationUrl'
-  | 'accessCode'
-  | 'callbackUrl'
-  | 'instructions'
-  | 'error'
-  | 'failure'
-  | 'paidAt'
-  | 'expiresAt'
-  | 'nextCheckAt'
-  | 'recordedBy'
-  | 'createdAt'
-  | 'updatedAt'
->;
-
-const db = queryBuilder<{
-  payments: PaymentTable;
-  paymentRefunds: PaymentRefundTable;
-  paymentEvents: Table<PaymentEventEntity, 'id' | 'paymentUuid' | 'createdAt'>;
-}>();
-
-/** A new payment: what its insert names (the database fills in the rest). */
-export type NewPayment = Pick<
-  PaymentEntity,
-  'orderUuid' | 'businessUuid' | 'method' | 'channel' | 'amount' | 'currency'
-> &
-  Partial<Omit<PaymentEntity, 'nextAction' | 'instructions' | 'createdAt' | 'updatedAt'>> & {
-    nextAction?: Record<string, unknown> | null;
-    instructions?: Record<string, unknown> | null;
-  };
-
-/** What a payment's change may set. */
-export type PaymentChanges = Partial<
-  Omit<PaymentEntity, 'uuid' | 'orderUuid' | 'businessUuid' | 'createdAt' | 'updatedAt'>
->;
-
-export interface NewProviderEvent {
-  provider: string;
-  eventKey: string;
-  eventType: string;
-  reference: string;
-  /** Null for a payment of a tab's share. */
-  orderUuid: string | null;
-  paymentUuid: string | null;
-  outcome: string;
-  detail: Record<string, unknown>;
-}
-
-function values(payment: NewPayment) {
-  return {
-    ...payment,
-    nextAction: jsonb(payment.nextAction ?? null),
-    instructions: jsonb(payment.instructions ?? null),
-  };
-}
+export type { NewPayment, NewProviderEvent, PaymentChanges, PaymentRow } from './payment-tables';
 
 /** A payment's insert, built once for each set of columns named (every order sends one). */
 const insertPayment = preparedQuery(
@@ -184,19 +118,6 @@ const ofOrdersNamingRefundedQuery = preparedQuery(({ orderUuids }: { orderUuids:
       .as('orderRefunded'),
   ),
 );
-
-function changes(set: PaymentChanges) {
-  const { nextAction, instructions, ...rest } = set;
-  return {
-    ...rest,
-    ...(nextAction === undefined ? {} : { nextAction: jsonb(nextAction) }),
-    ...(instructions === undefined ? {} : { instructions: jsonb(instructions) }),
-    updatedAt: sql<Date>`now()`,
-  };
-}
-
-/** An open checkout a newer one replaces. */
-const ABANDONED = { status: 'abandoned', nextCheckAt: null, updatedAt: sql<Date>`now()` } as const;
 
 /**
  * All SQL of payments and the provider events acted on (refunds: PaymentRefundRepository). The

@@ -83,3 +83,13 @@ export function offeredProviderEntry(
 export function isPaymentOffered(processor: PaymentProcessor, menuProviders: unknown): boolean {
   return processor === 'cash' || offeredProviders(menuProviders).has(processor);
 }
+
+/** The channels the menu's entry for a provider names (checked when the menu was written); null for all. */
+export function checkoutChannels(menu: Record<string, unknown>, provider: string): string[] | null {
+  const channels = offeredProviderEntry(menu.menu_checkout_payments_providers, provider)?.channels;
+  return Array.isArray(channels) &&
+    channels.length > 0 &&
+    channels.every((channel) => typeof channel === 'string')
+    ? (channels as string[])
+    : null;
+}
