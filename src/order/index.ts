@@ -4,7 +4,12 @@
 export { ORDER_ENTITIES, OrderEntity, OrderEventEntity } from './entities';
 export type { OrderActor } from './entities/order-event.entity';
 export { OrderEventBus } from './realtime/order-event-bus';
-export type { OrderChangeKind, OrderChanged, PublishOrderEvent } from './realtime/order-event-bus';
+export type {
+  OrderChangeKind,
+  OrderChanged,
+  OrderPlacing,
+  PublishOrderEvent,
+} from './realtime/order-event-bus';
 export { OrderTokens } from './domain/order-token';
 export { GuestOrderResponseDto, toGuestOrderResponse } from './dto/guest-order-response.dto';
 export { OrderResponseDto, toOrderResponse } from './dto/order-response.dto';

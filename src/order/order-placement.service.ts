@@ -278,6 +278,12 @@ export class OrderPlacementService {
       tabToken: dto.tab_token,
       staff: member && { userUuid: member.userUuid, tabUuid: origin.tabUuid },
     });
+    // What the order's announcement reads of the business (the owner's
+    // address; the webhook endpoints, read by the listeners of
+    // `order.placing`) is issued now without waiting, so it leaves in the
+    // same write as the order's insert rather than in a round trip after it.
+    const ownerAhead = this.notices.readOwnerAhead(tx, business.ownedBy);
+    await tx.emit('order.placing', { ownerUuid: business.ownedBy, businessUuid: business.uuid });
     // The order, its lines and its first history entry, written in one statement.
     const placed = await this.orders.insertPlacedOrder(
       manager,
@@ -307,10 +313,9 @@ export class OrderPlacementService {
       events,
       payments: { payments: payment ? [payment] : [], refunds: [] },
     });
-    // Issued together, the owner's contact and the webhook endpoints the
-    // announcement reads leave in one write; what each holds for the commit is held alike.
+    // What either sends now (their reads went with the insert) leaves in one write.
     await together(
-      this.notices.tellTheBusiness(tx, answer, stored, state),
+      this.notices.tellTheBusiness(tx, answer, stored, state, ownerAhead),
       publishCreated(tx, stored, answer),
     );
     if (consentPhone && dto.message_consent) {

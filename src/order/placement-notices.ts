@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { UserContacts } from '../account';
+import { UserContact, UserContacts } from '../account';
 import { Transaction } from '../database/event-bus';
 import { NotificationRepository } from '../notification';
 import { OutboxService } from '../outbox/outbox.service';
@@ -18,12 +18,26 @@ export class PlacementNotices {
     private readonly userContacts: UserContacts,
   ) {}
 
+  /**
+   * Issues the read of the owner's address as the placement begins, without
+   * waiting for it, so it leaves with the order's insert; tellTheBusiness
+   * takes its answer. Its failure is the transaction's to report (a
+   * placement refused before then leaves it unused), so it is caught here.
+   */
+  readOwnerAhead(tx: Transaction, ownerUuid: string): Promise<UserContact | null> {
+    const owner = this.userContacts.contactOf(tx.manager, ownerUuid);
+    owner.catch(() => undefined);
+    return owner;
+  }
+
   /** The owner's (and team's) notification, the owner's mail and the guest's copy, with the order. */
   async tellTheBusiness(
     tx: Transaction,
     answer: OrderResponseDto,
     stored: OrderEntity,
     state: PlacementState,
+    /** The owner's address, read as the placement began (readOwnerAhead). */
+    ownerAhead: Promise<UserContact | null>,
   ): Promise<void> {
     const { manager } = tx;
     const contact = businessContact(state.orderable.business, state.orderable.menu);
@@ -43,7 +57,7 @@ export class PlacementNotices {
         currency: answer.currency,
       },
     });
-    const owner = await this.userContacts.contactOf(manager, stored.ownerUuid);
+    const owner = await ownerAhead;
     if (owner) await this.outbox.enqueueMail(manager, ownerAlertMail(answer, contact, owner.email));
     if (answer.customer_requested_order_email_copy) {
       await this.outbox.enqueueMail(manager, customerCopyMail(answer, contact));

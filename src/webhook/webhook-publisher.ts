@@ -1,10 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AppEvents, EventBus } from '../database/event-bus';
+import { AppEvents, EventBus, Transaction } from '../database/event-bus';
 import {
   OrderChangeKind,
   OrderEntity,
   OrderInboxService,
+  OrderPlacing,
   OrderResponseDto,
   TabClosed,
 } from '../order';
@@ -23,6 +24,12 @@ import { WebhookRepository } from './webhook.repository';
  */
 @Injectable()
 export class WebhookPublisher implements OnModuleInit {
+  /** The endpoints that want `order.created`, read as a placement began, by its transaction. */
+  private readonly readAhead = new WeakMap<
+    Transaction,
+    OrderPlacing & { endpoints: Promise<string[]> }
+  >();
+
   constructor(
     private readonly bus: EventBus,
     private readonly orders: OrderInboxService,
@@ -31,8 +38,12 @@ export class WebhookPublisher implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    this.bus.on('order.placing', (placing, tx) => {
+      this.readEndpointsAhead(tx, placing);
+      return Promise.resolve();
+    });
     this.bus.on('order.changed', ({ order, changes, view }, tx) =>
-      this.publish(tx.manager, order, changes, view),
+      this.publish(tx.manager, order, changes, view, this.takeReadAhead(tx, order, changes)),
     );
     this.bus.on('business.availability_changed', (change, tx) =>
       this.publishAvailability(tx.manager, change),
@@ -88,12 +99,46 @@ export class WebhookPublisher implements OnModuleInit {
     }
   }
 
+  /**
+   * Issues the read of the endpoints that want `order.created` as the
+   * placement begins, without waiting for it: it leaves with the order's
+   * insert. A placement that fails before its announcement leaves it unused
+   * (its failure is the transaction's to report, so it is caught here).
+   */
+  private readEndpointsAhead(tx: Transaction, placing: OrderPlacing): void {
+    const endpoints = this.repository.matchingEndpoints(
+      tx.manager,
+      placing.ownerUuid,
+      placing.businessUuid,
+      'order.created',
+    );
+    endpoints.catch(() => undefined);
+    this.readAhead.set(tx, { ...placing, endpoints });
+  }
+
+  /** The endpoints read ahead for this new order, once; undefined for any other change. */
+  private takeReadAhead(
+    tx: Transaction,
+    order: OrderEntity,
+    changes: readonly OrderChangeKind[],
+  ): Promise<string[]> | undefined {
+    const ahead = this.readAhead.get(tx);
+    if (!ahead || changes.length !== 1 || changes[0] !== 'created') return undefined;
+    if (ahead.ownerUuid !== order.ownerUuid || ahead.businessUuid !== order.businessUuid) {
+      return undefined;
+    }
+    this.readAhead.delete(tx);
+    return ahead.endpoints;
+  }
+
   async publish(
     manager: EntityManager,
     order: OrderEntity,
     changes: readonly OrderChangeKind[],
     /** The owner's view, when the one who changed the order holds it whole. */
     known?: OrderResponseDto,
+    /** For a new order: the endpoints that want `order.created`, read as its placement began. */
+    createdEndpoints?: Promise<string[]>,
   ): Promise<void> {
     const types = new Set<WebhookEventType>();
     for (const change of changes) {
@@ -102,12 +147,9 @@ export class WebhookPublisher implements OnModuleInit {
     }
     let view: Record<string, unknown> | undefined;
     for (const type of types) {
-      const endpoints = await this.repository.matchingEndpoints(
-        manager,
-        order.ownerUuid,
-        order.businessUuid,
-        type,
-      );
+      const endpoints = await (type === 'order.created' && createdEndpoints
+        ? createdEndpoints
+        : this.repository.matchingEndpoints(manager, order.ownerUuid, order.businessUuid, type));
       if (endpoints.length === 0) continue;
       // Read once, only when someone wants it: most owners have no endpoints.
       view ??= { ...(known ?? (await this.orders.ownerView(manager, order))) };

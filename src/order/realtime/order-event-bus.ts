@@ -34,9 +34,24 @@ export interface OrderChanged {
   view?: OrderResponseDto;
 }
 
+/**
+ * An order of this business is about to be inserted, in this transaction:
+ * emitted just before the placement's insert. A listener that will read
+ * something of the business when the new order is announced (its
+ * `order.changed`) issues that read here without waiting for it, so the
+ * read leaves in the same write to the database as the order's insert
+ * instead of in a round trip of its own after it. Listeners must not wait
+ * for anything here: the insert is issued once they return.
+ */
+export interface OrderPlacing {
+  ownerUuid: string;
+  businessUuid: string;
+}
+
 declare module '../../database/event-bus' {
   interface AppEvents {
     'order.changed': OrderChanged;
+    'order.placing': OrderPlacing;
   }
 }
 
