@@ -38,6 +38,11 @@ function sources(): string[] {
   );
 }
 
+/** The checkout's own prefix: its builds link to its `node_modules`, so no other checkout uses them. */
+function checkoutPrefix(): string {
+  return `svc-test-build-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}-`;
+}
+
 /** A digest of the sources, the migrations and the compiler settings: a build of other sources is never used. */
 function sourcesKey(files: readonly string[]): string {
   const hash = createHash('sha256');
@@ -59,13 +64,21 @@ function sourcesKey(files: readonly string[]): string {
  * repository (`dist/`, `dist/migrations/`, beside `node_modules`), so the
  * service finds its migrations and workers as the production build does.
  * Compiling the sources at every such start (ts-node) cost about ten
- * seconds a start. Builds of earlier sources are removed. Answers its
- * directory.
+ * seconds a start. A build belongs to its checkout: its `node_modules`
+ * is a link to the checkout's, which a build found by its sources alone
+ * could point at a checkout since deleted (a fresh clone of the same
+ * commit elsewhere). Builds of this checkout's earlier sources, and builds
+ * whose checkout is gone, are removed. Answers its directory.
  */
 export function buildService(): string {
   const files = sources();
-  const target = join(tmpdir(), `svc-test-build-${sourcesKey(files)}`);
-  if (existsSync(join(target, 'dist', 'main.js'))) return target;
+  const prefix = checkoutPrefix();
+  const target = join(tmpdir(), `${prefix}${sourcesKey(files)}`);
+  // existsSync follows the link: false when the modules it points at are gone.
+  if (existsSync(join(target, 'dist', 'main.js')) && existsSync(join(target, 'node_modules'))) {
+    return target;
+  }
+  rmSync(target, { recursive: true, force: true });
   const building = `${target}.${process.pid}`;
   rmSync(building, { recursive: true, force: true });
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -106,12 +119,12 @@ export function buildService(): string {
     if (!existsSync(join(target, 'dist', 'main.js'))) throw error;
     rmSync(building, { recursive: true, force: true });
   }
-  const name = `svc-test-build-`;
   for (const entry of readdirSync(tmpdir())) {
     const path = join(tmpdir(), entry);
-    if (entry.startsWith(name) && path !== target && !entry.includes('.')) {
-      rmSync(path, { recursive: true, force: true });
-    }
+    // A name with a dot is a build under way (`<target>.<pid>`).
+    if (!entry.startsWith('svc-test-build-') || path === target || entry.includes('.')) continue;
+    const stale = entry.startsWith(prefix) || !existsSync(join(path, 'node_modules'));
+    if (stale) rmSync(path, { recursive: true, force: true });
   }
   return target;
 }
