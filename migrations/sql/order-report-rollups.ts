@@ -1,8 +1,9 @@
 /*
  * The SQL of the migration OrderReportRollups1795760000000 (its tables,
  * triggers and functions are described there), kept as it was written.
+ * Later migrations that replace a function build on the parts exported.
  */
-const SALE = `'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'`;
+export const SALE = `'accepted', 'preparing', 'ready', 'out_for_delivery', 'completed'`;
 const OPEN = `'pending'`;
 const LOST = `'rejected', 'cancelled'`;
 const MONEY = [
@@ -67,7 +68,7 @@ function salesDeltas(source: string): string {
  * one order. Per (sign, order, item) the order counts once, under the title
  * first in descending order (NULL first), as the report's title pick would.
  */
-function itemDeltas(source: string): string {
+export function itemDeltas(source: string): string {
   return `
     WITH s AS MATERIALIZED (
       SELECT * FROM (${source}) AS x
@@ -101,7 +102,7 @@ function itemDeltas(source: string): string {
 const lineCols = (alias: string) => LINE_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
 
 /** The lines of signed orders (sign, order columns incl. uuid) that are sales. */
-const linesOfSales = (orders: string) => `
+export const linesOfSales = (orders: string) => `
   SELECT o.sign, o.business_uuid, o.created_at, ${lineCols('l')}
     FROM (${orders}) AS o
     JOIN order_lines l ON l.order_uuid = o.uuid
@@ -109,7 +110,7 @@ const linesOfSales = (orders: string) => `
 
 const orderCols = (alias: string) => ORDER_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
 const changed = `ROW(${orderCols('o')}) IS DISTINCT FROM ROW(${orderCols('n')})`;
-const itemsChanged = `ROW(o.business_uuid, o.created_at, o.status IN (${SALE}))
+export const itemsChanged = `ROW(o.business_uuid, o.created_at, o.status IN (${SALE}))
   IS DISTINCT FROM ROW(n.business_uuid, n.created_at, n.status IN (${SALE}))`;
 
 export const ORDERS_TRIGGER = `
@@ -169,7 +170,7 @@ END $fn$`;
  * planned on the statistics of an empty table (one row expected) would
  * scan it once per line.
  */
-function linesBody(oldRows: string, newRows: string): string {
+export function linesBody(oldRows: string, newRows: string): string {
   return itemDeltas(`
     WITH touched AS (
       SELECT x.order_uuid, x.item_uuid, count(*) FILTER (WHERE x.is_new) AS new_lines
@@ -197,7 +198,7 @@ function linesBody(oldRows: string, newRows: string): string {
       FROM now_lines l`);
 }
 
-const NO_LINES = '(SELECT * FROM order_lines WHERE false)';
+export const NO_LINES = '(SELECT * FROM order_lines WHERE false)';
 export const LINES_TRIGGER = `
 CREATE FUNCTION report_lines_changed() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
