@@ -36,7 +36,8 @@ export interface ScenarioResult {
   /** P14: the station streams' deliveries (the row's `service` summarises them). */
   streams?: StationStreamsMeasure;
   targetRowsPerSecond?: number;
-  targetRssGrowthMiB?: number;
+  /** In megabytes (10^6 bytes), as the goal is stated; VmRSS is read in MiB. */
+  targetRssGrowthMB?: number;
   /** The service's VmHWM right after this scenario (MiB): where the peak was reached. */
   serviceRssAfterMiB?: number | null;
   /** How the ceiling row is named in the table. */
@@ -97,6 +98,11 @@ export interface Results {
 }
 
 export const RSS_TARGET_MIB = 200;
+
+/** Megabytes (10^6 bytes) in MiB (2^20 bytes), the unit VmRSS is read in. */
+function mibOf(megabytes: number): number {
+  return (megabytes * 1e6) / 2 ** 20;
+}
 
 function fixed(value: number | undefined, digits = 0): string {
   return value === undefined || Number.isNaN(value) ? '–' : value.toFixed(digits);
@@ -176,10 +182,10 @@ export function judge(
         detail: `${scenario.csv.rowsPerSecond.toFixed(0)} rows/s (${scenario.csv.rows} rows in ${scenario.csv.seconds.toFixed(2)} s)`,
       });
     }
-    if (scenario.csv && scenario.targetRssGrowthMiB !== undefined) {
+    if (scenario.csv && scenario.targetRssGrowthMB !== undefined) {
       verdicts.push({
-        target: `${scenario.id} VmRSS growth ≤ ${scenario.targetRssGrowthMiB} MB`,
-        met: scenario.csv.rssGrowthMiB <= scenario.targetRssGrowthMiB,
+        target: `${scenario.id} VmRSS growth ≤ ${scenario.targetRssGrowthMB} MB (${fixed(mibOf(scenario.targetRssGrowthMB), 1)} MiB)`,
+        met: scenario.csv.rssGrowthMiB <= mibOf(scenario.targetRssGrowthMB),
         detail: `${scenario.csv.rssGrowthMiB} MiB (${scenario.csv.rssBeforeMiB} → ${scenario.csv.rssPeakMiB})`,
       });
     }
@@ -224,7 +230,7 @@ export function judge(
   });
   const peak = Math.max(...runs.map((run) => run.peakRssMiB ?? 0));
   verdicts.push({
-    target: `peak RSS ≤ ${RSS_TARGET_MIB} MB`,
+    target: `peak RSS ≤ ${RSS_TARGET_MIB} MiB`,
     met: peak > 0 && peak <= RSS_TARGET_MIB,
     detail: `${peak} MiB`,
   });

@@ -286,7 +286,7 @@ async function runScenario(row: Scenario, phase: Phase, state: RunState): Promis
     mailDrain,
     streams: streams?.measure,
     targetRowsPerSecond: row.targetRowsPerSecond,
-    targetRssGrowthMiB: row.targetRssGrowthMiB,
+    targetRssGrowthMB: row.targetRssGrowthMB,
     expectedStatus: row.expectedStatus,
     serviceRssAfterMiB: row.service || streams ? peakRssMiB(state.service.child.pid) : undefined,
     ceilingRssAfterMiB:

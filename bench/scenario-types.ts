@@ -109,7 +109,7 @@ export interface Scenario {
   measure?: 'csv export' | 'csv export with lines' | 'mail drain' | 'station streams';
   /** The targets of a CSV download. */
   targetRowsPerSecond?: number;
-  targetRssGrowthMiB?: number;
+  targetRssGrowthMB?: number;
   /** Work the service does beside the row's load while it is measured (P17's table sheets). */
   beside?: 'table sheets';
   /** Count stored orders around the service load and compare them with its 201 answers. */

@@ -246,7 +246,7 @@ export const SCENARIOS: Scenario[] = [
     prepare: 'report orders',
     measure: 'csv export',
     targetRowsPerSecond: 50_000,
-    targetRssGrowthMiB: 50,
+    targetRssGrowthMB: 50,
   },
   {
     // A batch is sized by its rows, lines included: orders of many lines stay flat too.
@@ -257,7 +257,7 @@ export const SCENARIOS: Scenario[] = [
     outsideRssBudget: true,
     prepare: 'line orders',
     measure: 'csv export with lines',
-    targetRssGrowthMiB: 50,
+    targetRssGrowthMB: 50,
   },
   {
     // The sheets render on their own thread: the event loop keeps answering storefront reads.
