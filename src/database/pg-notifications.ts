@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { keepPlan } from './kept-plans';
 import { Client, Notification } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/config';
@@ -68,7 +69,8 @@ export class PgNotifications implements OnModuleDestroy {
   /** NOTIFY through `manager` (inside a transaction: delivered at its commit) or the pool. */
   async publish(channel: string, payload: string, manager?: EntityManager): Promise<void> {
     if (!this.enabled) return;
-    const notify = notifyOne({ channel, payload });
+    // No table: its plan may be kept.
+    const notify = keepPlan(notifyOne({ channel, payload }));
     if (manager) await writeBeforeCommit(manager, notify);
     else await execute(this.dataSource.manager, notify);
   }
@@ -84,15 +86,18 @@ export class PgNotifications implements OnModuleDestroy {
     manager?: EntityManager,
   ): Promise<void> {
     if (!this.enabled || payloads.length === 0) return;
-    const notify = noTables
-      .selectFrom(
-        rowsTable(
-          payloads.map((payload) => ({ payload })),
-          { payload: 'text' },
-          'p',
-        ),
-      )
-      .select(sql`pg_notify(${channel}, p.payload)`.as('notified'));
+    // No table: its plan may be kept.
+    const notify = keepPlan(
+      noTables
+        .selectFrom(
+          rowsTable(
+            payloads.map((payload) => ({ payload })),
+            { payload: 'text' },
+            'p',
+          ),
+        )
+        .select(sql`pg_notify(${channel}, p.payload)`.as('notified')),
+    );
     if (manager) await writeBeforeCommit(manager, notify);
     else await execute(this.dataSource.manager, notify);
   }

@@ -10,7 +10,7 @@ import { NamingClient } from './named-statements';
  * autovacuum is off). Naming still saves the parsing and analysis of each
  * run, and the text on the wire.
  */
-const PLAN_CACHE_MODE = 'force_custom_plan';
+export const PLAN_CACHE_MODE = 'force_custom_plan';
 
 /** The part of pg's client this file reads: the socket under its connection. */
 interface Corkable {

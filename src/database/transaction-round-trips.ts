@@ -1,7 +1,9 @@
 import { Query } from 'pg';
 import { EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 import { QueryResult } from 'typeorm/query-runner/QueryResult';
+import { isPlanKept } from './kept-plans';
 import { statementName } from './named-statements';
+import { PLAN_CACHE_MODE } from './pipelined-client';
 
 /**
  * A transaction's BEGIN and COMMIT without round trips of their own.
@@ -21,38 +23,73 @@ import { statementName } from './named-statements';
 class PipelinedStatement extends Query {
   constructor(
     config: ConstructorParameters<typeof Query>[0],
-    /** What the statement carries: the transaction's BEGIN before it, its COMMIT behind it. */
-    readonly around: { begin: boolean; commit: boolean },
+    /**
+     * What the statement carries: the transaction's BEGIN before it, its
+     * COMMIT behind it, and around it the settings under which its plan is
+     * kept (see kept-plans.ts).
+     */
+    readonly around: Around,
   ) {
     super(config);
   }
 
   /**
-   * pg's Query writes Parse, Bind and Describe here; BEGIN goes before
-   * them. A named statement not yet prepared on this connection is parsed
-   * before the BEGIN: pg records a named statement as prepared at the first
-   * ParseComplete of its query, so that one must be the statement's own (a
-   * Parse that fails is then never recorded). Parsing runs nothing; the
-   * statement still runs inside the transaction.
+   * pg's Query writes Parse, Bind and Describe here; BEGIN, then the kept
+   * plan's settings, go before them. A named statement not yet prepared on
+   * this connection is parsed before those: pg records a named statement as
+   * prepared at the first ParseComplete of its query, so that one must be
+   * the statement's own (a Parse that fails is then never recorded).
+   * Parsing runs nothing; the statement still runs inside the transaction,
+   * and is planned at its Bind, under the settings sent before it.
    */
   override prepare(connection: PgConnection): void {
-    if (this.around.begin) {
+    if (this.around.begin || this.around.kept) {
       if (this.name && !this.hasBeenParsed(connection)) {
         connection.parse({ text: this.text, name: this.name, types: this.types ?? [] });
         connection.submittedNamedStatements[this.name] = this.text;
       }
-      sendSimple(connection, 'BEGIN');
+    }
+    if (this.around.begin) sendSimple(connection, 'BEGIN');
+    if (this.around.kept && !this.around.keptBefore) {
+      for (const text of KEEP_PLAN) sendSimple(connection, text);
     }
     super.prepare(connection);
   }
 
-  /** pg's Query writes Execute and Sync here; COMMIT goes between them. */
+  /** pg's Query writes Execute and Sync here; the settings back, or COMMIT, go between them. */
   _getRows(connection: PgConnection, rows: number | undefined): void {
     connection.execute({ portal: this.portal, rows });
+    // The COMMIT ends the settings with the transaction; a marked statement next keeps them.
+    if (this.around.kept && !this.around.commit && !this.around.keptNext) {
+      for (const text of PLAN_AT_EACH_RUN) sendSimple(connection, text);
+    }
     if (this.around.commit) sendSimple(connection, 'COMMIT');
     connection.sync();
   }
 }
+
+/** What a pipelined statement carries (see PipelinedStatement). */
+interface Around {
+  begin: boolean;
+  commit: boolean;
+  kept?: boolean;
+  /** The statement before it in the same write was marked too: the settings are in place. */
+  keptBefore?: boolean;
+  /** The statement after it in the same write is marked too: the settings stay. */
+  keptNext?: boolean;
+}
+
+/** The settings of a statement whose plan is kept, for the rest of its transaction. */
+const KEEP_PLAN = [
+  'SET LOCAL plan_cache_mode = force_generic_plan',
+  'SET LOCAL enable_seqscan = off',
+] as const;
+
+/** The session's settings again, for the statements that follow it. */
+const PLAN_AT_EACH_RUN = [
+  `SET LOCAL plan_cache_mode = ${PLAN_CACHE_MODE}`,
+  'SET LOCAL enable_seqscan = DEFAULT',
+] as const;
 
 /** A statement without parameters as Parse, Bind and Execute of the unnamed statement and portal. */
 function sendSimple(connection: PgConnection, text: string): void {
@@ -97,6 +134,7 @@ interface RunnerState {
   /** Tells the data source's subscribers of the commit, as commitTransaction does. */
   broadcaster: {
     broadcast(event: 'BeforeTransactionCommit' | 'AfterTransactionCommit'): Promise<void>;
+    broadcast(event: 'BeforeQuery', query: string, parameters?: unknown[]): Promise<void>;
   };
 }
 
@@ -117,7 +155,18 @@ export async function startTransactionLazily(queryRunner: QueryRunner): Promise<
       beginPending.add(runner);
       return undefined;
     }
-    if (!beginPending.has(runner)) return send(query, parameters, structured);
+    if (!beginPending.has(runner)) {
+      if (!isPlanKept(query) || !runner.isTransactionActive) {
+        return send(query, parameters, structured);
+      }
+      // As TypeORM's own query: its subscribers hear of it first, and it reaches the
+      // connection after as many turns, so it leaves in the order it was issued.
+      const client = await runner.connect();
+      await runner.broadcaster.broadcast('BeforeQuery', query, parameters);
+      // With the settings its plan is kept under, in the same write.
+      const raw = await issue(client, query, parameters ?? [], { begin: false, commit: false });
+      return asTypeormAnswers(raw, structured === true);
+    }
     if (query === 'COMMIT' || query === 'ROLLBACK') {
       // Nothing was sent: there is no transaction on the connection to end.
       beginPending.delete(runner);
@@ -153,18 +202,24 @@ async function sendPipelined(
   runner: RunnerState,
   text: string,
   parameters: readonly unknown[],
-  around: { begin: boolean; commit: boolean },
+  around: Around,
 ): Promise<PgResult> {
   return issue(await runner.connect(), text, parameters, around);
 }
 
-/** Writes one statement (with what it carries) on `client` at once, and answers its result. */
+/**
+ * Writes one statement (with what it carries) on `client` at once, and
+ * answers its result. It is always inside a transaction: a statement marked
+ * by keepPlan carries its settings.
+ */
 function issue(
   client: { query(query: Query): unknown },
   text: string,
   parameters: readonly unknown[],
-  around: { begin: boolean; commit: boolean },
+  { begin, commit, keptBefore = false, keptNext = false }: Around,
 ): Promise<PgResult> {
+  const kept = isPlanKept(text);
+  const around: Around = { begin, commit, kept, keptBefore: kept && keptBefore, keptNext };
   return new Promise<PgResult | PgResult[]>((resolve, reject) => {
     client.query(
       new PipelinedStatement(
@@ -180,8 +235,10 @@ function issue(
       ),
     );
   }).then((results) =>
-    // BEGIN's result first when it was sent, then the statement's, then COMMIT's.
-    Array.isArray(results) ? results[around.begin ? 1 : 0] : results,
+    // BEGIN's result first when it was sent, then the settings', the statement's, and the rest.
+    Array.isArray(results)
+      ? results[(begin ? 1 : 0) + (kept && !around.keptBefore ? KEEP_PLAN.length : 0)]
+      : results,
   );
 }
 
@@ -238,12 +295,16 @@ export async function runAllAndCommit(
   await runner.broadcaster.broadcast('BeforeTransactionCommit');
   const begin = beginPending.delete(runner);
   const client = await runner.connect();
+  // Marked statements side by side share one change of the settings (see kept-plans.ts).
+  const kept = statements.map((statement) => isPlanKept(statement.sql));
   // Issued in one tick, in order: the client writes them in one write, and PostgreSQL runs them in turn.
   const answers = await Promise.allSettled(
     statements.map((statement, i) =>
       issue(client, statement.sql, statement.parameters, {
         begin: begin && i === 0,
         commit: i === statements.length - 1,
+        keptBefore: i > 0 && kept[i - 1],
+        keptNext: i + 1 < statements.length && kept[i + 1],
       }),
     ),
   );

@@ -1,6 +1,7 @@
 import { Compilable, CompiledQuery, OperationNodeSource, WithNode } from 'kysely';
 import { EntityManager } from 'typeorm';
 import { runAllAndCommit, runAndCommit } from './transaction-round-trips';
+import { KeptPlan, PLAN_KEPT } from './kept-plans';
 import { PreparedRun } from './prepared-query';
 import { compileRaw, execute, fetchAll, fetchOne, sql, toCamel } from './query-builder';
 
@@ -225,7 +226,9 @@ async function sendWithLast(
 
 /** What a held write is as built: a prepared query's run is a fragment of compiled text. */
 function kindOf(write: HeldWrite): string {
-  return write instanceof PreparedRun ? write.kind : write.toOperationNode().kind;
+  return write instanceof PreparedRun || write instanceof KeptPlan
+    ? write.kind
+    : write.toOperationNode().kind;
 }
 
 /** The WITH parts of held writes, and the reads that make their SELECT parts run. */
@@ -276,12 +279,18 @@ async function sendLeading(
   const reads = settled
     ? [...leads.map((lead, i) => sql`checks_before_commit(${settledOf(lead, i)})`), ...selects]
     : [...names.map((name) => sql`(SELECT json_agg(${name}) FROM ${name}) AS ${name}`), ...selects];
-  const statement = compileRaw(
+  const whole = compileRaw(
     sql`WITH ${sql.join(
       [...leads.map((lead, i) => sql`${names[i]} AS (${lead.write})`), ...parts],
       sql`, `,
     )} SELECT ${sql.join(reads, sql`, `)}`,
   );
+  // Made of statements whose plans may be kept (the checks too, when read), the whole is one too.
+  const kept =
+    leads.every(
+      (lead) => lead.write instanceof KeptPlan && (!settled || lead.settled instanceof KeptPlan),
+    ) && writes.every((write) => write instanceof KeptPlan);
+  const statement = kept ? { ...whole, sql: PLAN_KEPT + whole.sql } : whole;
   if (settled) {
     await runAndCommit(manager, statement.sql, statement.parameters);
     return [];
@@ -316,7 +325,10 @@ function statementsOf(writes: HeldWrite[]): CompiledQuery[] {
   if (parted.length === 1) return [...alone, parted[0].compile()];
   const { parts, selects } = partsOf(parted);
   const reads = selects.length ? sql.join(selects, sql`, `) : sql`1`;
-  return [...alone, compileRaw(sql`WITH ${sql.join(parts, sql`, `)} SELECT ${reads}`)];
+  const together = compileRaw(sql`WITH ${sql.join(parts, sql`, `)} SELECT ${reads}`);
+  // Made of statements whose plans may be kept, the whole is one too.
+  const kept = parted.every((write) => write instanceof KeptPlan);
+  return [...alone, kept ? { ...together, sql: PLAN_KEPT + together.sql } : together];
 }
 
 async function sendTogether(

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { CoalescedReads } from '../database/coalesced-reads';
+import { keepPlan } from '../database/kept-plans';
 import { preparedQuery } from '../database/prepared-query';
 import { compileRaw, queryBuilder, rowsTable, sql, Table } from '../database/query-builder';
 import { writeBeforeCommit } from '../database/writes-before-commit';
@@ -193,7 +194,8 @@ export class StorefrontDocumentRepository {
     const marks = [...new Set(menuUuids)]
       .sort()
       .map((menuUuid) => ({ menuUuid, shard: randomInt(MARK_SHARDS) }));
-    await writeBeforeCommit(manager, raiseMarks({ marks }));
+    // Rows upserted by their keys: its plan may be kept.
+    await writeBeforeCommit(manager, keepPlan(raiseMarks({ marks })));
   }
 
   /**

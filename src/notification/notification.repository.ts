@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { keepPlan } from '../database/kept-plans';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '../database/prepared-query';
 import { jsonb, queryBuilder, sql, Table } from '../database/query-builder';
@@ -99,12 +100,15 @@ export class NotificationRepository {
    */
   async insert(manager: EntityManager, notification: NewNotification): Promise<void> {
     const businessUuid = notification.data.business_uuid;
+    // Its values, and the business's members found by the business: its plan may be kept.
     await writeBeforeCommit(
       manager,
-      insertForReaders({
-        ...notification,
-        businessUuid: typeof businessUuid === 'string' ? businessUuid : null,
-      }),
+      keepPlan(
+        insertForReaders({
+          ...notification,
+          businessUuid: typeof businessUuid === 'string' ? businessUuid : null,
+        }),
+      ),
     );
   }
 

@@ -1,4 +1,5 @@
 import { execute, fetchAll, fetchOne, jsonb, queryBuilder, Table } from '../database/query-builder';
+import { keepPlan } from '../database/kept-plans';
 import { preparedQuery } from '../database/prepared-query';
 import { writeBeforeCommit } from '../database/writes-before-commit';
 import { Injectable } from '@nestjs/common';
@@ -101,15 +102,18 @@ export class IdempotencyRepository {
     key: string,
     answer: { status: number; body: unknown; resourceUuid: string },
   ): Promise<void> {
+    // The key's row changed by its key: its plan may be kept.
     await writeBeforeCommit(
       manager,
-      storeAnswer({
-        scope,
-        key,
-        status: answer.status,
-        body: answer.body,
-        resourceUuid: answer.resourceUuid,
-      }),
+      keepPlan(
+        storeAnswer({
+          scope,
+          key,
+          status: answer.status,
+          body: answer.body,
+          resourceUuid: answer.resourceUuid,
+        }),
+      ),
     );
   }
 

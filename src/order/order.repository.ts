@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { fetchAll, fetchOne } from '../database/query-builder';
+import { keepPlan } from '../database/kept-plans';
 import { preparedQuery } from '../database/prepared-query';
 import { writeLastBeforeCommit } from '../database/writes-before-commit';
 import { transactionLock } from '../database/transaction-locks';
@@ -80,9 +81,10 @@ export class OrderRepository {
     actor: OrderActor,
   ): Promise<{ order: OrderEntity; lines: OrderLineEntity[]; events: OrderEventEntity[] }> {
     for (let attempt = 0; attempt < REFERENCE_ATTEMPTS; attempt++) {
+      // Rows inserted from its values: one plan holds whatever the tables hold.
       const row: PlacedRow | undefined = await fetchOne(
         manager,
-        placeStatement(order, lines, actor),
+        keepPlan(placeStatement(order, lines, actor)),
       );
       if (!row) continue;
       const { placedLines, placedEvents, ...stored } = row;
@@ -179,8 +181,11 @@ export class OrderRepository {
     record: (written: WrittenOrder | undefined) => void,
     asPlaced = false,
   ): Promise<void> {
-    return writeLastBeforeCommit(manager, withHistory(uuid, model, events, asPlaced), (rows) =>
-      record(writtenOf(rows[0])),
+    // The order changed by its key, its history inserted from values: its plan may be kept.
+    return writeLastBeforeCommit(
+      manager,
+      keepPlan(withHistory(uuid, model, events, asPlaced)),
+      (rows) => record(writtenOf(rows[0])),
     );
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { keepPlan } from '../database/kept-plans';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock';
 import { preparedQuery } from '../database/prepared-query';
@@ -81,9 +82,10 @@ export class OutboxService {
     availableAt?: Date,
     receiver?: string,
   ): Promise<void> {
+    // A row inserted from its values: its plan may be kept.
     await writeBeforeCommit(
       manager,
-      insertRow({ row: { kind, payload, availableAt, receiver: receiver ?? null } }),
+      keepPlan(insertRow({ row: { kind, payload, availableAt, receiver: receiver ?? null } })),
     );
     // A row due later is found by the poll once it is due.
     if (!availableAt || availableAt.getTime() <= this.clock.nowMs()) {

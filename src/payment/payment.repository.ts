@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { execute, fetchAll, fetchOne, jsonb, sql } from '../database/query-builder';
+import { keepPlan } from '../database/kept-plans';
 import { preparedQuery } from '../database/prepared-query';
 import { takeTransactionLock, transactionLock } from '../database/transaction-locks';
 import { writeBeforeCommit } from '../database/writes-before-commit';
@@ -148,7 +149,7 @@ export class PaymentRepository {
 
   /** An insert nothing later in the transaction reads, sent with the transaction's other such writes. */
   async insertBeforeCommit(manager: EntityManager, payment: NewPayment): Promise<void> {
-    await writeBeforeCommit(manager, insertPaymentOnly({ payment }));
+    await writeBeforeCommit(manager, keepPlan(insertPaymentOnly({ payment })));
   }
 
   async update(manager: EntityManager, uuid: string, set: PaymentChanges): Promise<PaymentRow> {
@@ -197,14 +198,18 @@ export class PaymentRepository {
     set: PaymentChanges,
     replacing: { orderUuid: string },
   ): Promise<void> {
+    // The payment changed by its key, the order's other open checkouts by the order's:
+    // its plan may be kept.
     await writeBeforeCommit(
       manager,
-      updatePendingCheckedQuery({
-        uuid: payment.uuid,
-        lockKey: payment.lockKey,
-        set,
-        replacingOrderUuid: replacing.orderUuid,
-      }),
+      keepPlan(
+        updatePendingCheckedQuery({
+          uuid: payment.uuid,
+          lockKey: payment.lockKey,
+          set,
+          replacingOrderUuid: replacing.orderUuid,
+        }),
+      ),
     );
   }
 

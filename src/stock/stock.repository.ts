@@ -10,6 +10,7 @@ import {
   sql,
   Table,
 } from '../database/query-builder';
+import { keepPlan } from '../database/kept-plans';
 import { preparedQuery } from '../database/prepared-query';
 import { writeBeforeCommit, writeLeadingBeforeCommit } from '../database/writes-before-commit';
 import { StockCountEntity, StockLedgerEntity } from './stock.entity';
@@ -135,19 +136,22 @@ export class StockRepository {
   ): Promise<void> {
     const rows = inItemOrder(wanted);
     // With every item's low threshold, the statement can tell that `then` has nothing to do.
+    // Counts upserted by their keys, and a check of the statement's own rows: plans may be kept.
     const settled =
       lowAt &&
-      takeSettled({
-        rows: rows.map(({ itemUuid, portions, quantity }) => ({
-          itemUuid,
-          portions,
-          quantity,
-          lowAt: lowAt.get(itemUuid) ?? 0,
-        })),
-      });
+      keepPlan(
+        takeSettled({
+          rows: rows.map(({ itemUuid, portions, quantity }) => ({
+            itemUuid,
+            portions,
+            quantity,
+            lowAt: lowAt.get(itemUuid) ?? 0,
+          })),
+        }),
+      );
     return writeLeadingBeforeCommit(
       manager,
-      takeStatement({ businessUuid, rows }),
+      keepPlan(takeStatement({ businessUuid, rows })),
       async (taken) => then(await this.outcomesOf(manager, rows, taken)),
       settled,
     );
@@ -270,7 +274,7 @@ export class StockRepository {
    */
   async holdLedger(manager: EntityManager, entries: readonly NewLedgerEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await writeBeforeCommit(manager, insertLedgerRows({ entries: [...entries] }));
+    await writeBeforeCommit(manager, keepPlan(insertLedgerRows({ entries: [...entries] })));
   }
 
   /** An item's ledger, newest first. */
