@@ -10,7 +10,7 @@ import { OrderRepository } from '../../src/order/order.repository';
 import { PaymentRepository } from '../../src/payment/payment.repository';
 import { createMediumContext, MediumContext } from '../support/medium';
 import { newEntity, newUser } from '../support/medium-factory';
-import { newOrderFields, orderLine } from '../support/medium-orders';
+import { growOrders, newOrderFields, orderLine } from '../support/medium-orders';
 
 interface Settings {
   mode: string;
@@ -260,21 +260,7 @@ describe('kept plans (medium)', () => {
     const [model] = await ctx.sql<{ uuid: string }>(
       `SELECT uuid FROM orders ORDER BY created_at DESC LIMIT 1`,
     );
-    await ctx.sql(
-      `INSERT INTO orders
-       SELECT (jsonb_populate_record(o, jsonb_build_object(
-                 'uuid', gen_random_uuid(), 'order_reference', 'GROWN-' || g))).*
-         FROM orders o, generate_series(1, 3000) g WHERE o.uuid = $1`,
-      [model.uuid],
-    );
-    await ctx.sql(
-      `INSERT INTO order_lines
-       SELECT (jsonb_populate_record(l, jsonb_build_object(
-                 'uuid', gen_random_uuid(), 'order_uuid', o.uuid))).*
-         FROM order_lines l, orders o
-        WHERE l.order_uuid = $1 AND o.order_reference LIKE 'GROWN-%'`,
-      [model.uuid],
-    );
+    await growOrders((text, params) => ctx.sql(text, params), model.uuid, 3000);
     await ctx.sql(
       `INSERT INTO payments (uuid, order_uuid, business_uuid, method, channel, status, amount,
                              currency, reference, next_check_at)

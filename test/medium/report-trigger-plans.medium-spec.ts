@@ -2,7 +2,7 @@ import { QueryRunner } from 'typeorm';
 import { OrderRepository } from '../../src/order/order.repository';
 import { createMediumContext, MediumContext } from '../support/medium';
 import { newEntity, newUser } from '../support/medium-factory';
-import { newOrderFields, orderLine } from '../support/medium-orders';
+import { growOrders, newOrderFields, orderLine } from '../support/medium-orders';
 
 interface TableReads {
   seq_scan: number;
@@ -73,21 +73,7 @@ describe('report triggers as the orders grow (medium)', () => {
     }
     const model = await place();
     // Then 3,000 more orders of two lines each, as copies of the last one.
-    await runner.query(
-      `INSERT INTO orders
-       SELECT (jsonb_populate_record(o, jsonb_build_object(
-                 'uuid', gen_random_uuid(), 'order_reference', 'GROWN-' || g))).*
-         FROM orders o, generate_series(1, 3000) g WHERE o.uuid = $1`,
-      [model],
-    );
-    await runner.query(
-      `INSERT INTO order_lines
-       SELECT (jsonb_populate_record(l, jsonb_build_object(
-                 'uuid', gen_random_uuid(), 'order_uuid', o.uuid))).*
-         FROM order_lines l, orders o
-        WHERE l.order_uuid = $1 AND o.order_reference LIKE 'GROWN-%'`,
-      [model],
-    );
+    await growOrders((text, params) => runner.query(text, params), model, 3000);
   });
   afterAll(async () => {
     await runner?.release();

@@ -66,3 +66,30 @@ export const orderLine = (position: number): NewOrderLine => ({
   lineTotal: '20.00',
   itemNote: position === 0 ? 'no onions' : null,
 });
+
+/**
+ * Grows orders and order_lines by `count` copies of the order `model` and
+ * of its lines (references `GROWN-1` …), straight in SQL: tables that have
+ * grown since a session made its first plans.
+ */
+export async function growOrders(
+  run: (text: string, params: unknown[]) => Promise<unknown>,
+  model: string,
+  count: number,
+): Promise<void> {
+  await run(
+    `INSERT INTO orders
+     SELECT (jsonb_populate_record(o, jsonb_build_object(
+               'uuid', gen_random_uuid(), 'order_reference', 'GROWN-' || g))).*
+       FROM orders o, generate_series(1, $2::int) g WHERE o.uuid = $1`,
+    [model, count],
+  );
+  await run(
+    `INSERT INTO order_lines
+     SELECT (jsonb_populate_record(l, jsonb_build_object(
+               'uuid', gen_random_uuid(), 'order_uuid', o.uuid))).*
+       FROM order_lines l, orders o
+      WHERE l.order_uuid = $1 AND o.order_reference LIKE 'GROWN-%'`,
+    [model],
+  );
+}
