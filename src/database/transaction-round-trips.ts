@@ -79,7 +79,11 @@ interface Around {
   keptNext?: boolean;
 }
 
-/** The settings of a statement whose plan is kept, for the rest of its transaction. */
+/**
+ * The settings a statement whose plan is kept runs under. They are sent in its
+ * write and set back after it (or after the last of the marked statements sent
+ * beside it); a COMMIT ends them without setting them back.
+ */
 const KEEP_PLAN = [
   'SET LOCAL plan_cache_mode = force_generic_plan',
   'SET LOCAL enable_seqscan = off',
