@@ -150,6 +150,11 @@ const beginPending = new WeakSet<object>();
  * but holds its BEGIN for the first statement the transaction sends: that
  * statement carries it in the same write. A transaction that sends no
  * statement sends nothing at all, not even its COMMIT or ROLLBACK.
+ *
+ * TypeORM's query log and its AfterQuery event do not see the statements
+ * this file sends itself (the one carrying the BEGIN, and a kept-plan
+ * statement, which subscribers hear of as BeforeQuery only). Nothing in the
+ * service listens for either, and the data source logs no queries.
  */
 export async function startTransactionLazily(queryRunner: QueryRunner): Promise<void> {
   const runner = queryRunner as unknown as RunnerState;
