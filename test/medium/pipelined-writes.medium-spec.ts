@@ -17,11 +17,14 @@ interface ProbeRow {
 }
 const db = queryBuilder<{ pipelinedProbe: ProbeRow }>();
 
-/** The socket of the connection `manager`'s transaction holds. */
+/** The pg client of the connection `manager`'s transaction holds. */
+function transactionClient(manager: EntityManager): unknown {
+  return (manager.queryRunner as unknown as { databaseConnection: unknown }).databaseConnection;
+}
+
+/** That connection's socket. */
 function transactionStream(manager: EntityManager): unknown {
-  const client = (manager.queryRunner as unknown as { databaseConnection: unknown })
-    .databaseConnection as { connection: { stream: unknown } };
-  return client.connection.stream;
+  return (transactionClient(manager) as { connection: { stream: unknown } }).connection.stream;
 }
 
 /** The socket writes of the connection `manager`'s transaction holds (connected by a first statement). */
@@ -124,14 +127,17 @@ describe('statements sent together (medium)', () => {
           ),
         ]);
         expect([inserted, updated]).toEqual([[{ id: 1 }], [[{ times_seen: 1 }], 1]]);
-        // Only this transaction's socket counts: a log line or another connection of the
-        // process may write meanwhile.
+        // Only this transaction's socket and client count: a log line or another
+        // connection of the process may write meanwhile.
         const stream = transactionStream(tx.manager);
         writes = spies.reduce(
           (sum, spy) => sum + spy.mock.contexts.filter((socket) => socket === stream).length,
           0,
         );
-        sent = queries.mock.calls.map(([query]) => query as unknown);
+        const client = transactionClient(tx.manager);
+        sent = queries.mock.calls
+          .filter((_, call) => queries.mock.contexts[call] === client)
+          .map(([query]) => query as unknown);
       } finally {
         spies.forEach((spy) => spy.mockRestore());
         queries.mockRestore();
