@@ -30,6 +30,11 @@ import { Compilable, CompiledQuery, OperationNode, OperationNodeSource } from 'k
 /** The comment a marked statement's text begins with. */
 export const PLAN_KEPT = '/* plan kept */ ';
 
+/** `compiled` with its text marked as a statement whose plan may be kept. */
+export function markKept<O>(compiled: CompiledQuery<O>): CompiledQuery<O> {
+  return { ...compiled, sql: PLAN_KEPT + compiled.sql };
+}
+
 /** Whether `text` is a statement marked by keepPlan. */
 export function isPlanKept(text: string): boolean {
   return text.startsWith(PLAN_KEPT);
@@ -46,8 +51,7 @@ export class KeptPlan<O> implements Compilable<O>, OperationNodeSource {
   }
 
   compile(): CompiledQuery<O> {
-    const compiled = this.query.compile();
-    return { ...compiled, sql: PLAN_KEPT + compiled.sql };
+    return markKept(this.query.compile());
   }
 
   toOperationNode(): OperationNode {

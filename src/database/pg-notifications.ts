@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import { keepPlan } from './kept-plans';
 import { Client, Notification } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/config';
 import { InjectConfig } from '../config/config.module';
+import { keepPlan } from './kept-plans';
 import { preparedQuery } from './prepared-query';
 import { execute, noTables, rowsTable, sql } from './query-builder';
 import { writeBeforeCommit } from './writes-before-commit';

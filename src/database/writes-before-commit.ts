@@ -1,7 +1,7 @@
 import { Compilable, CompiledQuery, OperationNodeSource, WithNode } from 'kysely';
 import { EntityManager } from 'typeorm';
 import { runAllAndCommit, runAndCommit } from './transaction-round-trips';
-import { KeptPlan, PLAN_KEPT } from './kept-plans';
+import { KeptPlan, markKept } from './kept-plans';
 import { PreparedRun } from './prepared-query';
 import { compileRaw, execute, fetchAll, fetchOne, sql, toCamel } from './query-builder';
 
@@ -290,7 +290,7 @@ async function sendLeading(
     leads.every(
       (lead) => lead.write instanceof KeptPlan && (!settled || lead.settled instanceof KeptPlan),
     ) && writes.every((write) => write instanceof KeptPlan);
-  const statement = kept ? { ...whole, sql: PLAN_KEPT + whole.sql } : whole;
+  const statement = kept ? markKept(whole) : whole;
   if (settled) {
     await runAndCommit(manager, statement.sql, statement.parameters);
     return [];
@@ -328,7 +328,7 @@ function statementsOf(writes: HeldWrite[]): CompiledQuery[] {
   const together = compileRaw(sql`WITH ${sql.join(parts, sql`, `)} SELECT ${reads}`);
   // Made of statements whose plans may be kept, the whole is one too.
   const kept = parted.every((write) => write instanceof KeptPlan);
-  return [...alone, kept ? { ...together, sql: PLAN_KEPT + together.sql } : together];
+  return [...alone, kept ? markKept(together) : together];
 }
 
 async function sendTogether(
